@@ -1,0 +1,301 @@
+//! Build stage: collects a submission's files and compiles them by a recipe, cached by content hash.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::load::{Assignment, BuildRecipe};
+use crate::run::{self, Limits, RunRequest, Termination};
+
+/// Bytes of compiler output kept for a report.
+const MAX_LOG_BYTES: usize = 16 * 1024;
+/// Bumped whenever the meaning of a cache entry changes, so old entries are never reused.
+const CACHE_VERSION: &str = "grader-build-v1";
+
+/// A failure of the grader itself while building (not a compiler error: that is a [`Build`] result).
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The submission path does not exist or cannot be read.
+    #[error("cannot read submission {}: {source}", path.display())]
+    Submission {
+        /// The path given.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The build cache could not be written or read.
+    #[error("build cache {}: {source}", path.display())]
+    Cache {
+        /// The cache path concerned.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The compiler could not be started at all.
+    #[error("cannot run the build command `{command}`: {source}")]
+    Spawn {
+        /// The command line.
+        command: String,
+        /// What the runner said.
+        source: run::RunError,
+    },
+}
+
+/// One file of a submission.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// File name, without folders.
+    pub name: String,
+    /// Its bytes.
+    pub content: Vec<u8>,
+}
+
+/// The files of a submission that the assignment takes.
+#[derive(Debug, Clone)]
+pub struct Submission {
+    /// The folder or single file given.
+    pub path: PathBuf,
+    /// The files matching the assignment's patterns, sorted by name.
+    pub files: Vec<SourceFile>,
+}
+
+impl Submission {
+    /// Reads a submission: a single file, or the top-level files of a folder matching the patterns.
+    pub fn collect(path: &Path, patterns: &[glob::Pattern]) -> Result<Self, BuildError> {
+        let err = |source| BuildError::Submission { path: path.to_owned(), source };
+        let meta = std::fs::metadata(path).map_err(err)?;
+        let mut files = Vec::new();
+        if meta.is_file() {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            files.push(SourceFile { name, content: std::fs::read(path).map_err(err)? });
+        } else {
+            for entry in std::fs::read_dir(path).map_err(err)? {
+                let entry = entry.map_err(err)?;
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if entry.file_type().map_err(err)?.is_file() && patterns.iter().any(|p| p.matches(&name)) {
+                    files.push(SourceFile { name, content: std::fs::read(entry.path()).map_err(err)? });
+                }
+            }
+            files.sort_by(|a, b| a.name.cmp(&b.name));
+        }
+        Ok(Self { path: path.to_owned(), files })
+    }
+}
+
+/// Where built executables are kept between gradings, keyed by the hash of everything that went in.
+#[derive(Debug, Clone)]
+pub struct BuildCache {
+    dir: PathBuf,
+}
+
+impl BuildCache {
+    /// A cache in this folder (created on first use).
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        Self { dir: dir.into() }
+    }
+
+    /// `$GRADER_CACHE_DIR`, else `$XDG_CACHE_HOME/grader`, else `~/.cache/grader`, else the temp folder.
+    pub fn default_dir() -> PathBuf {
+        let env = |k| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        env("GRADER_CACHE_DIR")
+            .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("grader")))
+            .or_else(|| env("HOME").map(|d| d.join(".cache").join("grader")))
+            .unwrap_or_else(|| std::env::temp_dir().join("grader-cache"))
+    }
+
+    /// The cache's folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+/// The result of one recipe on one submission.
+#[derive(Debug, Clone)]
+pub struct Build {
+    /// The recipe's name.
+    pub recipe: String,
+    /// The compiler accepted the submission.
+    pub ok: bool,
+    /// The compiler's messages (bounded), with the build folder's path removed.
+    pub log: String,
+    /// Reused from an earlier grading of the same files.
+    pub cached: bool,
+    /// Time spent building (zero when cached).
+    pub duration: Duration,
+    /// The command line that runs what was built.
+    pub run_argv: Vec<OsString>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct CacheEntry {
+    ok: bool,
+    log: String,
+}
+
+/// Values of the placeholders in recipe commands.
+struct Placeholders<'a> {
+    build: PathBuf,
+    assignment: &'a Path,
+    files: &'a [SourceFile],
+}
+
+impl Placeholders<'_> {
+    /// Expands `{build}`, `{out}`, `{assignment}` inside arguments; `{glob:PAT}` becomes the matching
+    /// submission files (as paths in the build folder), as many arguments as there are matches.
+    fn expand(&self, args: &[String]) -> Result<Vec<OsString>, String> {
+        let mut out = Vec::new();
+        for arg in args {
+            if let Some(pattern) = arg.strip_prefix("{glob:").and_then(|p| p.strip_suffix('}')) {
+                let pat = glob::Pattern::new(pattern).map_err(|e| format!("bad pattern `{pattern}`: {e}"))?;
+                let matches: Vec<&SourceFile> = self.files.iter().filter(|f| pat.matches(&f.name)).collect();
+                if matches.is_empty() {
+                    return Err(format!("the submission has no file matching `{pattern}`"));
+                }
+                out.extend(matches.iter().map(|f| self.build.join(&f.name).into_os_string()));
+            } else {
+                let build = self.build.to_string_lossy();
+                let expanded = arg
+                    .replace("{out}", &format!("{build}/prog"))
+                    .replace("{build}", &build)
+                    .replace("{assignment}", &self.assignment.to_string_lossy());
+                out.push(expanded.into());
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn compile_limits() -> Limits {
+    Limits {
+        wall: Duration::from_secs(120),
+        cpu: Duration::from_secs(120),
+        memory_bytes: None,
+        output_bytes: MAX_LOG_BYTES,
+        processes: None,
+        file_size_bytes: 256 * 1024 * 1024,
+        open_files: 1024,
+    }
+}
+
+/// The cache key: the recipe, the submission's files, and the assignment files the recipe names.
+fn cache_key(assignment: &Assignment, recipe: &BuildRecipe, submission: &Submission) -> String {
+    let mut hasher = blake3::Hasher::new();
+    let mut field = |bytes: &[u8]| {
+        hasher.update(&(bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    field(CACHE_VERSION.as_bytes());
+    field(assignment.id.as_bytes());
+    field(recipe.name.as_bytes());
+    for arg in recipe.commands.iter().flatten().chain(&recipe.run) {
+        field(arg.as_bytes());
+        // Files of the assignment folder that the recipe uses (a driver, a preload library) are inputs too.
+        if let Some(rest) = arg.strip_prefix("{assignment}/") {
+            field(&std::fs::read(assignment.dir.join(rest)).unwrap_or_default());
+        }
+    }
+    for file in &submission.files {
+        field(file.name.as_bytes());
+        field(&file.content);
+    }
+    hasher.finalize().to_hex()[..32].to_owned()
+}
+
+/// Builds a submission with one recipe, reusing the cache when the same inputs were built before.
+pub fn build(
+    assignment: &Assignment,
+    recipe: &BuildRecipe,
+    submission: &Submission,
+    cache: &BuildCache,
+) -> Result<Build, BuildError> {
+    let cache_err = |path: &Path| {
+        let path = path.to_owned();
+        move |source| BuildError::Cache { path, source }
+    };
+    let key = cache_key(assignment, recipe, submission);
+    let final_dir = cache.dir.join(format!("{}-{}-{key}", assignment.id, recipe.name));
+    let entry_path = final_dir.join("outcome.json");
+    let placeholders = |dir: &Path| -> Placeholders<'_> {
+        Placeholders { build: dir.to_owned(), assignment: &assignment.dir, files: &submission.files }
+    };
+    let run_argv = |dir: &Path| placeholders(dir).expand(&recipe.run).unwrap_or_default();
+
+    if let Ok(text) = std::fs::read_to_string(&entry_path) {
+        if let Ok(entry) = serde_json::from_str::<CacheEntry>(&text) {
+            let run_argv = run_argv(&final_dir);
+            return Ok(Build { recipe: recipe.name.clone(), ok: entry.ok, log: entry.log, cached: true, duration: Duration::ZERO, run_argv });
+        }
+    }
+
+    std::fs::create_dir_all(&cache.dir).map_err(cache_err(&cache.dir))?;
+    let work = tempfile::Builder::new().prefix(".building-").tempdir_in(&cache.dir).map_err(cache_err(&cache.dir))?;
+    for file in &submission.files {
+        let path = work.path().join(&file.name);
+        std::fs::write(&path, &file.content).map_err(cache_err(&path))?;
+    }
+    let started = Instant::now();
+    let (ok, log) = compile(recipe, &placeholders(work.path()))?;
+    let entry = CacheEntry { ok, log };
+    let json = serde_json::to_string(&entry).expect("a cache entry always serialises");
+    std::fs::write(work.path().join("outcome.json"), json).map_err(cache_err(work.path()))?;
+    // Another grader may have built the same key meanwhile: either copy is good, keep the first.
+    let work_path = work.keep();
+    if std::fs::rename(&work_path, &final_dir).is_err() {
+        let _ = std::fs::remove_dir_all(&work_path);
+    }
+    Ok(Build {
+        recipe: recipe.name.clone(),
+        ok: entry.ok,
+        log: entry.log,
+        cached: false,
+        duration: started.elapsed(),
+        run_argv: run_argv(&final_dir),
+    })
+}
+
+/// Runs a recipe's commands in order; the first that fails ends the build with its messages.
+fn compile(recipe: &BuildRecipe, placeholders: &Placeholders) -> Result<(bool, String), BuildError> {
+    let limits = compile_limits();
+    let env = BTreeMap::new();
+    let mut log = String::new();
+    for command in &recipe.commands {
+        let argv = match placeholders.expand(command) {
+            Ok(argv) => argv,
+            Err(message) => return Ok((false, message)),
+        };
+        let request = RunRequest { argv: &argv, env: &env, stdin: &[], limits: &limits };
+        let outcome = run::run(&request).map_err(|source| BuildError::Spawn { command: command.join(" "), source })?;
+        let prefix = format!("{}/", placeholders.build.display());
+        for stream in [&outcome.stdout, &outcome.stderr] {
+            log.push_str(&String::from_utf8_lossy(stream).replace(&prefix, ""));
+        }
+        let failure = match outcome.termination {
+            Termination::Exited(0) => None,
+            Termination::Exited(code) => Some(format!("`{}` exited with status {code}", command[0])),
+            Termination::Signaled { name, .. } => Some(format!("`{}` was killed by {name}", command[0])),
+            Termination::TimedOut { .. } => Some(format!("`{}` took too long", command[0])),
+            Termination::OutputLimit => Some(format!("`{}` printed too much", command[0])),
+        };
+        if let Some(failure) = failure {
+            log.push_str(&failure);
+            log.push('\n');
+            return Ok((false, truncate(log)));
+        }
+    }
+    Ok((true, truncate(log)))
+}
+
+fn truncate(mut log: String) -> String {
+    if log.len() > MAX_LOG_BYTES {
+        let mut end = MAX_LOG_BYTES;
+        while !log.is_char_boundary(end) {
+            end -= 1;
+        }
+        log.truncate(end);
+        log.push_str("\n... (compiler output cut)\n");
+    }
+    log
+}

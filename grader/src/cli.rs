@@ -1,0 +1,249 @@
+//! The command line: argument parsing (clap derive) and one function per subcommand.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::build::BuildCache;
+use crate::grade::{self, GradeError, GradeOptions};
+use crate::load::{self, LoadError};
+use crate::report::{self, Report};
+
+/// Exit code: the work was done (and, for `check`, everything passed).
+pub const EXIT_OK: u8 = 0;
+/// Exit code: a self-check found failing cases, a score is below `--fail-under`, or sidecars are stale.
+pub const EXIT_FAILED: u8 = 1;
+/// Exit code: bad usage or a malformed assignment, case or rubric.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit code: the grader itself could not work (cannot run the compiler, cannot write the cache).
+pub const EXIT_INTERNAL: u8 = 3;
+
+/// Builds, runs and scores submissions of the board-game assignments against reference transcripts.
+#[derive(Debug, Parser)]
+#[command(name = "grader", version, about)]
+pub struct Cli {
+    /// Folder holding one sub-folder per assignment (default: `$GRADER_CASES`, else the nearest
+    /// `cases/` above the current folder, else the one this grader was built with).
+    #[arg(long, global = true, value_name = "DIR")]
+    cases: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Grade one submission (a folder of sources or a single file) on every case.
+    Grade {
+        /// The submission: a folder or a single source file.
+        submission: PathBuf,
+        /// Assignment id (see `grader list`).
+        #[arg(long, short)]
+        assignment: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Write the report here instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Exit with status 1 when the score is below this percentage of the automated points.
+        #[arg(long, value_name = "PERCENT")]
+        fail_under: Option<f64>,
+        /// Build cache folder (default: `$GRADER_CACHE_DIR`, else `~/.cache/grader`).
+        #[arg(long, value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
+    },
+    /// Self-check a submission on the visible cases, with a diff at each first divergence.
+    Check {
+        /// The submission folder or file (default: the current folder).
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// Assignment id (see `grader list`).
+        #[arg(long, short)]
+        assignment: String,
+        /// Build cache folder.
+        #[arg(long, value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
+    },
+    /// Regenerate the `.stdin`/`.stdout` sidecars of scenario cases from the reference.
+    Bless {
+        /// Only this assignment (default: all).
+        #[arg(long, short)]
+        assignment: Option<String>,
+        /// Write nothing; exit 1 when any sidecar is stale.
+        #[arg(long)]
+        check: bool,
+    },
+    /// List assignments, their rubric categories and their cases.
+    List {
+        /// Only this assignment (default: all).
+        #[arg(long, short)]
+        assignment: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// For people; coloured on a terminal.
+    Text,
+    /// For programs: the report struct as JSON.
+    Json,
+}
+
+/// Parses the arguments, runs the command, and maps its result to an exit code.
+pub fn main_impl() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            let code = if err.chain().any(|e| e.is::<LoadError>() || e.is::<UsageError>()) {
+                EXIT_USAGE
+            } else if let Some(GradeError::Load(_)) = err.downcast_ref::<GradeError>() {
+                EXIT_USAGE
+            } else {
+                EXIT_INTERNAL
+            };
+            let _ = writeln!(anstream::stderr(), "error: {err:#}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+/// A mistake in how the grader was called.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String);
+
+fn run(cli: Cli) -> anyhow::Result<u8> {
+    let cases = cases_root(cli.cases.as_deref())?;
+    match cli.command {
+        Command::Grade { submission, assignment, format, output, fail_under, cache_dir } => {
+            let report = grade_one(&cases, &assignment, &submission, false, cache_dir)?;
+            let text = match format {
+                Format::Text => report::render_text(&report, false),
+                Format::Json => report::render_json(&report),
+            };
+            emit(&text, output.as_deref())?;
+            let below = fail_under.is_some_and(|p| report.score < report.max_score * p / 100.0);
+            Ok(if below { EXIT_FAILED } else { EXIT_OK })
+        }
+        Command::Check { dir, assignment, cache_dir } => {
+            let report = grade_one(&cases, &assignment, &dir, true, cache_dir)?;
+            emit(&report::render_text(&report, true), None)?;
+            Ok(if report.all_passed() { EXIT_OK } else { EXIT_FAILED })
+        }
+        Command::Bless { assignment, check } => bless(&cases, assignment.as_deref(), check),
+        Command::List { assignment } => list(&cases, assignment.as_deref()),
+    }
+}
+
+fn grade_one(
+    cases: &Path,
+    assignment: &str,
+    submission: &Path,
+    visible_only: bool,
+    cache_dir: Option<PathBuf>,
+) -> anyhow::Result<Report> {
+    let assignment = load::load_assignment(cases, assignment)?;
+    if !submission.exists() {
+        return Err(UsageError(format!("no submission at {}", submission.display())).into());
+    }
+    let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
+    let options = GradeOptions { visible_only, cache };
+    Ok(grade::grade(&assignment, submission, &options)?)
+}
+
+/// Writes rendered output to a file (without colour) or to standard output (colour if a terminal).
+fn emit(text: &str, output: Option<&Path>) -> anyhow::Result<()> {
+    match output {
+        Some(path) => {
+            let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+            let mut stream = anstream::StripStream::new(file);
+            stream.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        None => {
+            let mut stdout = anstream::stdout();
+            stdout.write_all(text.as_bytes())?;
+            stdout.flush()?;
+        }
+    }
+    Ok(())
+}
+
+fn selected_ids(cases: &Path, assignment: Option<&str>) -> anyhow::Result<Vec<String>> {
+    Ok(match assignment {
+        Some(id) => vec![id.to_owned()],
+        None => load::assignment_ids(cases)?,
+    })
+}
+
+fn bless(cases: &Path, assignment: Option<&str>, check: bool) -> anyhow::Result<u8> {
+    let mut out = anstream::stdout();
+    let mut stale_total = 0;
+    for id in selected_ids(cases, assignment)? {
+        let assignment = load::load_assignment(cases, &id)?;
+        let outcome = crate::bless::bless(&assignment, check)?;
+        for path in &outcome.stale {
+            let verb = if check { "stale" } else { "wrote" };
+            writeln!(out, "{verb} {}", path.display())?;
+        }
+        writeln!(out, "{id}: {} sidecars fresh, {} {}", outcome.fresh, outcome.stale.len(), if check { "stale" } else { "written" })?;
+        stale_total += outcome.stale.len();
+    }
+    if check && stale_total > 0 {
+        writeln!(out, "run `grader bless` to regenerate them")?;
+        return Ok(EXIT_FAILED);
+    }
+    Ok(EXIT_OK)
+}
+
+fn list(cases: &Path, assignment: Option<&str>) -> anyhow::Result<u8> {
+    let mut out = anstream::stdout();
+    for id in selected_ids(cases, assignment)? {
+        let a = load::load_assignment(cases, &id)?;
+        writeln!(out, "{}  {}", a.id, a.title)?;
+        for c in &a.categories {
+            let n = a.cases.iter().filter(|k| k.category == c.id).count();
+            let how = if c.manual { "graded by hand".to_owned() } else { format!("{n} cases") };
+            writeln!(out, "  {:<18} {:>5} points  {how}  {}", c.id, c.points, c.title)?;
+        }
+        for case in &a.cases {
+            let vis = match case.visibility {
+                load::Visibility::Visible => "visible",
+                load::Visibility::Hidden => "hidden",
+            };
+            let kind = match case.kind {
+                load::CaseKind::Transcript => "transcript",
+                load::CaseKind::Unit => "unit",
+            };
+            writeln!(out, "    {:<48} {kind:<10} {vis:<7} {}", case.id, case.title)?;
+        }
+    }
+    Ok(EXIT_OK)
+}
+
+/// Finds the cases root: the flag, `$GRADER_CASES`, the nearest `cases/` above the current folder, or
+/// the repository this grader was built from.
+fn cases_root(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
+    if let Some(dir) = flag.map(Path::to_owned).or_else(|| std::env::var_os("GRADER_CASES").map(PathBuf::from)) {
+        if !dir.is_dir() {
+            return Err(UsageError(format!("no cases folder at {}", dir.display())).into());
+        }
+        return Ok(dir);
+    }
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    for dir in cwd.ancestors() {
+        let candidate = dir.join("cases");
+        if load::assignment_ids(&candidate).is_ok_and(|ids| !ids.is_empty()) {
+            return Ok(candidate);
+        }
+    }
+    let built_with = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+    if built_with.is_dir() {
+        return Ok(built_with);
+    }
+    Err(UsageError("no cases folder found: pass --cases DIR or set GRADER_CASES".to_owned()).into())
+}

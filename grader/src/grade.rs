@@ -1,0 +1,173 @@
+//! The pipeline: load (done by the caller) → build → run → compare → score → [`Report`].
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::build::{self, Build, BuildCache, BuildError, Submission};
+use crate::load::{Assignment, Case, LoadError, Visibility};
+use crate::report::{BuildReport, BuildStatus, CaseReport, CaseStatus, Report};
+use crate::run::{self, RunRequest};
+use crate::score::{self, Verdict};
+
+/// Bytes of a program's standard error kept in a report.
+const MAX_STDERR_BYTES: usize = 2048;
+
+/// A failure of the grader itself: the grading could not be done at all.
+#[derive(Debug, thiserror::Error)]
+pub enum GradeError {
+    /// The cases are incomplete (a missing transcript).
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The submission could not be read or the build could not be attempted.
+    #[error(transparent)]
+    Build(#[from] BuildError),
+}
+
+/// What to grade and how.
+#[derive(Debug, Clone)]
+pub struct GradeOptions {
+    /// Run only the cases students see (the self-check).
+    pub visible_only: bool,
+    /// Where built executables are cached.
+    pub cache: BuildCache,
+}
+
+/// A case's expected input and output, read from its sidecars.
+struct Expectation {
+    stdin: Vec<u8>,
+    stdout: Vec<u8>,
+}
+
+fn read_expectation(case: &Case) -> Result<Expectation, LoadError> {
+    let stdout_path = case.stdout_path();
+    let stdout = std::fs::read(&stdout_path).map_err(|source| match source.kind() {
+        std::io::ErrorKind::NotFound => LoadError::Invalid {
+            path: case.path.clone(),
+            line: None,
+            message: format!("the expected transcript {} is missing: run `grader bless`", stdout_path.display()),
+        },
+        _ => LoadError::Io { path: stdout_path.clone(), source },
+    })?;
+    let stdin_path = case.stdin_path();
+    let stdin = match std::fs::read(&stdin_path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(source) => return Err(LoadError::Io { path: stdin_path, source }),
+    };
+    Ok(Expectation { stdin, stdout })
+}
+
+/// Grades one submission (a folder or a single file) against an assignment's cases.
+pub fn grade(assignment: &Assignment, submission_path: &Path, options: &GradeOptions) -> Result<Report, GradeError> {
+    let cases: Vec<&Case> = assignment
+        .cases
+        .iter()
+        .filter(|c| !options.visible_only || c.visibility == Visibility::Visible)
+        .collect();
+    let expectations = cases.iter().map(|c| read_expectation(c)).collect::<Result<Vec<_>, _>>()?;
+
+    let submission = Submission::collect(submission_path, &assignment.submission_files)?;
+    let mut builds: BTreeMap<&str, Build> = BTreeMap::new();
+    for case in &cases {
+        if !builds.contains_key(case.build.as_str()) {
+            let recipe = &assignment.builds[&case.build];
+            builds.insert(&case.build, build::build(assignment, recipe, &submission, &options.cache)?);
+        }
+    }
+
+    let points = score::case_points(assignment, &cases);
+    let results: Vec<CaseReport> = cases
+        .par_iter()
+        .zip(&expectations)
+        .zip(&points)
+        .map(|((case, expected), &max_score)| run_case(assignment, case, expected, &builds[case.build.as_str()], max_score))
+        .collect();
+
+    let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
+    let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed && r.score >= r.max_score).collect();
+    let (categories, pending, total, max_total) = score::tally(assignment, &cases, &earned, &passed);
+    let cases = results
+        .into_iter()
+        .map(|mut r| {
+            r.score = score::round(r.score);
+            r.max_score = score::round(r.max_score);
+            r
+        })
+        .collect();
+
+    Ok(Report {
+        grader_version: env!("CARGO_PKG_VERSION").to_owned(),
+        assignment: assignment.id.clone(),
+        title: assignment.title.clone(),
+        submission: submission_path.display().to_string(),
+        visible_only: options.visible_only,
+        score: total,
+        max_score: max_total,
+        pending,
+        builds: builds
+            .values()
+            .map(|b| BuildReport {
+                recipe: b.recipe.clone(),
+                status: if b.ok { BuildStatus::Ok } else { BuildStatus::Error },
+                cached: b.cached,
+                log: b.log.clone(),
+                seconds: b.duration.as_secs_f64(),
+            })
+            .collect(),
+        categories,
+        cases,
+    })
+}
+
+/// Runs one case and judges it; never fails: whatever happens becomes the case's status.
+fn run_case(assignment: &Assignment, case: &Case, expected: &Expectation, build: &Build, max_score: f64) -> CaseReport {
+    let mut report = CaseReport {
+        id: case.id.clone(),
+        title: case.title.clone(),
+        category: case.category.clone(),
+        visibility: case.visibility,
+        kind: case.kind,
+        status: CaseStatus::NotRun,
+        score: 0.0,
+        max_score,
+        leniency: Vec::new(),
+        note: None,
+        time_ms: None,
+        cpu_ms: None,
+        peak_memory_kb: None,
+        divergence: None,
+        diff: None,
+        stderr: None,
+    };
+    if !build.ok {
+        report.status = CaseStatus::BuildError;
+        report.note = Some(format!("the `{}` build failed", build.recipe));
+        return report;
+    }
+    let request = RunRequest { argv: &build.run_argv, env: &case.env, stdin: &expected.stdin, limits: &case.limits };
+    let outcome = match run::run(&request) {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            report.note = Some(format!("the grader could not run the program: {e}"));
+            return report;
+        }
+    };
+    let Verdict { status, credit, note, comparison } =
+        score::judge(case, &expected.stdout, &outcome, assignment.stops_at_end_of_input);
+    report.status = status;
+    report.score = max_score * credit;
+    report.leniency = comparison.leniency;
+    report.note = note;
+    report.divergence = comparison.divergence;
+    report.diff = comparison.diff;
+    report.time_ms = Some(outcome.wall_time.as_millis() as u64);
+    report.cpu_ms = Some(outcome.cpu_time.as_millis() as u64);
+    report.peak_memory_kb = Some(outcome.peak_memory_kb);
+    if !outcome.stderr.is_empty() {
+        let end = outcome.stderr.len().min(MAX_STDERR_BYTES);
+        report.stderr = Some(String::from_utf8_lossy(&outcome.stderr[..end]).into_owned());
+    }
+    report
+}

@@ -1,0 +1,577 @@
+//! Load stage: reads `cases/<id>/assignment.toml` and the case files into validated types.
+//!
+//! File structs (`*File`) mirror the TOML exactly and reject unknown keys; they are converted into the
+//! validated types the other stages use. Every problem is a [`LoadError`] naming the file and line.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+pub use reference::CaseKind;
+
+use crate::compare::{CompareSpec, Normalization, Partial};
+use crate::run::Limits;
+
+/// The file every assignment folder has.
+pub const ASSIGNMENT_FILE: &str = "assignment.toml";
+
+/// Why an assignment or its cases could not be loaded: always names the file, and the line when known.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// A file could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A file is malformed or holds a bad value.
+    #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the offending key or value, when known.
+        line: Option<usize>,
+        /// What is wrong.
+        message: String,
+    },
+    /// No assignment folder with this id.
+    #[error("no assignment `{id}` under {} (known: {known})", root.display())]
+    UnknownAssignment {
+        /// The id asked for.
+        id: String,
+        /// The cases root searched.
+        root: PathBuf,
+        /// The ids that exist, comma-separated.
+        known: String,
+    },
+}
+
+/// Whether students see a case when they self-check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Visibility {
+    /// Shown to students and run by `grader check`.
+    Visible,
+    /// Only run when an instructor grades.
+    Hidden,
+}
+
+/// How to build one kind of executable from a submission and how to run it.
+#[derive(Debug, Clone)]
+pub struct BuildRecipe {
+    /// The recipe's name (`program`, `driver`, ...).
+    pub name: String,
+    /// Commands run in order; placeholders `{build}`, `{out}`, `{assignment}`, `{glob:PATTERN}`.
+    pub commands: Vec<Vec<String>>,
+    /// The command line that runs what was built; same placeholders.
+    pub run: Vec<String>,
+}
+
+/// A rubric category.
+#[derive(Debug, Clone)]
+pub struct Category {
+    /// Short id used in case files and reports.
+    pub id: String,
+    /// What the category grades, in words.
+    pub title: String,
+    /// Points the category is worth.
+    pub points: f64,
+    /// Graded by hand: reported as pending, never run.
+    pub manual: bool,
+}
+
+/// One validated case.
+#[derive(Debug, Clone)]
+pub struct Case {
+    /// Path of the case file relative to the assignment folder, without `.toml`.
+    pub id: String,
+    /// What the case checks, in words.
+    pub title: String,
+    /// The case file.
+    pub path: PathBuf,
+    /// Category id.
+    pub category: String,
+    /// Share of its category, relative to the other cases' weights.
+    pub weight: f64,
+    /// Shown to students or not.
+    pub visibility: Visibility,
+    /// Whole program or one function through the driver.
+    pub kind: CaseKind,
+    /// Name of the build recipe whose executable runs this case.
+    pub build: String,
+    /// How output is compared.
+    pub compare: CompareSpec,
+    /// Limits of this case's run.
+    pub limits: Limits,
+    /// The `[scenario]` table, expanded by the reference into the sidecars.
+    pub scenario: Option<toml::Table>,
+    /// 1-based line of `[scenario]` in the case file, for error messages.
+    pub scenario_line: Option<usize>,
+    /// Environment variables the program runs with.
+    pub env: BTreeMap<String, String>,
+}
+
+impl Case {
+    /// The `.stdin` sidecar beside the case file.
+    pub fn stdin_path(&self) -> PathBuf {
+        self.path.with_extension("stdin")
+    }
+
+    /// The `.stdout` sidecar (the expected transcript) beside the case file.
+    pub fn stdout_path(&self) -> PathBuf {
+        self.path.with_extension("stdout")
+    }
+
+    /// The `.env` sidecar (`KEY=VALUE` lines) beside the case file, present when a scenario sets any.
+    pub fn env_path(&self) -> PathBuf {
+        self.path.with_extension("env")
+    }
+}
+
+/// A loaded assignment: recipes, rubric and cases.
+#[derive(Debug, Clone)]
+pub struct Assignment {
+    /// Id, the folder name under the cases root.
+    pub id: String,
+    /// Title for reports.
+    pub title: String,
+    /// The assignment folder.
+    pub dir: PathBuf,
+    /// Patterns of the files taken from a submission folder.
+    pub submission_files: Vec<glob::Pattern>,
+    /// Build recipes by name.
+    pub builds: BTreeMap<String, BuildRecipe>,
+    /// Whether programs end by themselves at end of input (false: a kill after the full transcript is fine).
+    pub stops_at_end_of_input: bool,
+    /// Rubric categories in rubric order.
+    pub categories: Vec<Category>,
+    /// Cases sorted by id.
+    pub cases: Vec<Case>,
+}
+
+impl Assignment {
+    /// The category with this id.
+    pub fn category(&self, id: &str) -> Option<&Category> {
+        self.categories.iter().find(|c| c.id == id)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct AssignmentFile {
+    id: Spanned<String>,
+    title: String,
+    #[serde(default)]
+    handout: Option<String>,
+    submission: SubmissionFile,
+    builds: BTreeMap<String, BuildFile>,
+    #[serde(default)]
+    run: RunFile,
+    limits: LimitsFile,
+    #[serde(default)]
+    compare: CompareFile,
+    categories: Vec<CategoryFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct SubmissionFile {
+    files: Vec<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct BuildFile {
+    commands: Vec<Vec<String>>,
+    run: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RunFile {
+    #[serde(default = "yes")]
+    stops_at_end_of_input: bool,
+}
+
+impl Default for RunFile {
+    fn default() -> Self {
+        Self { stops_at_end_of_input: true }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct LimitsFile {
+    wall_seconds: Option<Spanned<f64>>,
+    cpu_seconds: Option<Spanned<f64>>,
+    memory_mb: Option<u64>,
+    output_kb: Option<u64>,
+    processes: Option<u64>,
+    file_size_kb: Option<u64>,
+    open_files: Option<u64>,
+}
+
+#[derive(Deserialize, Default, Clone)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct CompareFile {
+    normalize: Option<Vec<Normalization>>,
+    partial: Option<Partial>,
+    lenient: Option<BTreeMap<Normalization, Spanned<f64>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct CategoryFile {
+    id: Spanned<String>,
+    title: String,
+    points: Spanned<f64>,
+    #[serde(default)]
+    manual: bool,
+    #[serde(default)]
+    build: Option<Spanned<String>>,
+    #[serde(default)]
+    kind: Option<CaseKind>,
+    #[serde(default)]
+    compare: CompareFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct CaseFile {
+    title: String,
+    #[serde(default)]
+    category: Option<Spanned<String>>,
+    #[serde(default)]
+    weight: Option<Spanned<f64>>,
+    #[serde(default)]
+    visibility: Option<Visibility>,
+    #[serde(default)]
+    kind: Option<CaseKind>,
+    #[serde(default)]
+    build: Option<Spanned<String>>,
+    #[serde(default)]
+    compare: CompareFile,
+    #[serde(default)]
+    limits: LimitsFile,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(default)]
+    scenario: Option<Spanned<toml::Table>>,
+}
+
+/// Source text of one file, for turning byte spans into line numbers.
+struct Source<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    fn line_of(&self, offset: usize) -> usize {
+        let end = offset.min(self.text.len());
+        self.text.as_bytes()[..end].iter().filter(|&&b| b == b'\n').count() + 1
+    }
+
+    fn error_at(&self, span: std::ops::Range<usize>, message: impl fmt::Display) -> LoadError {
+        LoadError::Invalid {
+            path: self.path.to_owned(),
+            line: Some(self.line_of(span.start)),
+            message: message.to_string(),
+        }
+    }
+
+    fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, LoadError> {
+        toml::from_str(self.text).map_err(|e| LoadError::Invalid {
+            path: self.path.to_owned(),
+            line: e.span().map(|s| self.line_of(s.start)),
+            message: e.message().trim().to_owned(),
+        })
+    }
+}
+
+fn read(path: &Path) -> Result<String, LoadError> {
+    std::fs::read_to_string(path).map_err(|source| LoadError::Io { path: path.to_owned(), source })
+}
+
+/// Ids of the assignments under a cases root (folders holding an `assignment.toml`), sorted.
+pub fn assignment_ids(root: &Path) -> Result<Vec<String>, LoadError> {
+    let entries = std::fs::read_dir(root).map_err(|source| LoadError::Io { path: root.to_owned(), source })?;
+    let mut ids: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join(ASSIGNMENT_FILE).is_file())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    ids.sort();
+    Ok(ids)
+}
+
+/// Loads and validates the assignment `id` under the cases root, with all its cases.
+pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
+    let dir = root.join(id);
+    let path = dir.join(ASSIGNMENT_FILE);
+    if !path.is_file() {
+        let known = assignment_ids(root).unwrap_or_default().join(", ");
+        return Err(LoadError::UnknownAssignment { id: id.to_owned(), root: root.to_owned(), known });
+    }
+    let dir = dir.canonicalize().map_err(|source| LoadError::Io { path: dir.clone(), source })?;
+    let text = read(&path)?;
+    let source = Source { path: &path, text: &text };
+    let file: AssignmentFile = source.parse()?;
+    if file.id.get_ref() != id {
+        return Err(source.error_at(
+            file.id.span(),
+            format!("id `{}` differs from the folder name `{id}`", file.id.get_ref()),
+        ));
+    }
+    let _ = file.handout;
+
+    let mut submission_files = Vec::new();
+    for pattern in &file.submission.files {
+        let parsed = glob::Pattern::new(pattern.get_ref())
+            .map_err(|e| source.error_at(pattern.span(), format!("bad file pattern: {e}")))?;
+        submission_files.push(parsed);
+    }
+
+    let builds: BTreeMap<String, BuildRecipe> = file
+        .builds
+        .into_iter()
+        .map(|(name, b)| {
+            let recipe = BuildRecipe { name: name.clone(), commands: b.commands, run: b.run };
+            (name, recipe)
+        })
+        .collect();
+    for recipe in builds.values() {
+        if recipe.run.is_empty() || recipe.commands.iter().any(Vec::is_empty) {
+            return Err(LoadError::Invalid {
+                path: path.clone(),
+                line: None,
+                message: format!("build `{}` has an empty command", recipe.name),
+            });
+        }
+    }
+
+    // Validated here so that a bad assignment-wide limit is reported against assignment.toml.
+    limits_from(&source, &LimitsFile::default(), &file.limits)?;
+    let default_compare = compare_from(&source, &file.compare, CompareSpec::default())?;
+
+    let mut categories = Vec::new();
+    let mut category_defaults = BTreeMap::new();
+    for c in &file.categories {
+        let cid = c.id.get_ref().clone();
+        if categories.iter().any(|k: &Category| k.id == cid) {
+            return Err(source.error_at(c.id.span(), format!("category `{cid}` is defined twice")));
+        }
+        if !(c.points.get_ref().is_finite() && *c.points.get_ref() >= 0.0) {
+            return Err(source.error_at(c.points.span(), "points must be a number >= 0"));
+        }
+        let build = match &c.build {
+            Some(b) if !builds.contains_key(b.get_ref()) => {
+                return Err(source.error_at(b.span(), format!("no build recipe named `{}`", b.get_ref())))
+            }
+            Some(b) => b.get_ref().clone(),
+            None => "program".to_owned(),
+        };
+        let compare = compare_from(&source, &c.compare, default_compare.clone())?;
+        let kind = c.kind.unwrap_or(CaseKind::Transcript);
+        category_defaults.insert(cid.clone(), (build, kind, compare));
+        categories.push(Category { id: cid, title: c.title.clone(), points: *c.points.get_ref(), manual: c.manual });
+    }
+
+    let mut assignment = Assignment {
+        id: id.to_owned(),
+        title: file.title,
+        dir: dir.clone(),
+        submission_files,
+        builds,
+        stops_at_end_of_input: file.run.stops_at_end_of_input,
+        categories,
+        cases: Vec::new(),
+    };
+
+    for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
+        let entry = entry.map_err(|e| LoadError::Invalid {
+            path: e.path().map(Path::to_owned).unwrap_or_else(|| dir.clone()),
+            line: None,
+            message: e.to_string(),
+        })?;
+        let p = entry.path();
+        if !entry.file_type().is_file() || p.extension().is_none_or(|e| e != "toml") || p == dir.join(ASSIGNMENT_FILE)
+        {
+            continue;
+        }
+        let case = load_case(&assignment, &category_defaults, &file.limits, p)?;
+        assignment.cases.push(case);
+    }
+    Ok(assignment)
+}
+
+type CategoryDefaults = BTreeMap<String, (String, CaseKind, CompareSpec)>;
+
+fn load_case(
+    assignment: &Assignment,
+    defaults: &CategoryDefaults,
+    assignment_limits: &LimitsFile,
+    path: &Path,
+) -> Result<Case, LoadError> {
+    let text = read(path)?;
+    let source = Source { path, text: &text };
+    let file: CaseFile = source.parse()?;
+    let rel = path.strip_prefix(&assignment.dir).unwrap_or(path).with_extension("");
+    let id = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+    let folder = rel.parent().and_then(|p| p.components().next()).map(|c| c.as_os_str().to_string_lossy().into_owned());
+
+    let category = match (&file.category, folder) {
+        (Some(c), _) => {
+            if !defaults.contains_key(c.get_ref()) {
+                return Err(source.error_at(c.span(), unknown_category(assignment, c.get_ref())));
+            }
+            c.get_ref().clone()
+        }
+        (None, Some(folder)) if defaults.contains_key(&folder) => folder,
+        (None, _) => {
+            return Err(LoadError::Invalid {
+                path: path.to_owned(),
+                line: None,
+                message: format!(
+                    "the case names no `category` and its folder is not one; {}",
+                    unknown_category(assignment, "")
+                ),
+            })
+        }
+    };
+    if assignment.category(&category).is_some_and(|c| c.manual) {
+        return Err(LoadError::Invalid {
+            path: path.to_owned(),
+            line: None,
+            message: format!("category `{category}` is graded by hand and cannot have cases"),
+        });
+    }
+    let (default_build, default_kind, default_compare) = defaults[&category].clone();
+
+    let weight = match &file.weight {
+        Some(w) if !(w.get_ref().is_finite() && *w.get_ref() > 0.0) => {
+            return Err(source.error_at(w.span(), "weight must be a number > 0"))
+        }
+        Some(w) => *w.get_ref(),
+        None => 1.0,
+    };
+    let build = match &file.build {
+        Some(b) if !assignment.builds.contains_key(b.get_ref()) => {
+            return Err(source.error_at(b.span(), format!("no build recipe named `{}`", b.get_ref())))
+        }
+        Some(b) => b.get_ref().clone(),
+        None => default_build,
+    };
+    let limits = limits_from(&source, assignment_limits, &file.limits)?;
+    let compare = compare_from(&source, &file.compare, default_compare)?;
+    let (scenario, scenario_line) = match file.scenario {
+        Some(s) => {
+            let line = source.line_of(s.span().start);
+            (Some(s.into_inner()), Some(line))
+        }
+        None => (None, None),
+    };
+
+    let mut case = Case {
+        id,
+        title: file.title,
+        path: path.to_owned(),
+        category,
+        weight,
+        visibility: file.visibility.unwrap_or(Visibility::Visible),
+        kind: file.kind.unwrap_or(default_kind),
+        build,
+        compare,
+        limits,
+        scenario,
+        scenario_line,
+        env: file.env,
+    };
+    if case.scenario.is_none() && !case.stdout_path().is_file() {
+        return Err(LoadError::Invalid {
+            path: path.to_owned(),
+            line: None,
+            message: format!(
+                "the case has no [scenario] and no expected transcript {}",
+                case.stdout_path().display()
+            ),
+        });
+    }
+    let env_path = case.env_path();
+    if env_path.is_file() {
+        let env_text = read(&env_path)?;
+        for (n, line) in env_text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let (key, value) = line.split_once('=').ok_or_else(|| LoadError::Invalid {
+                path: env_path.clone(),
+                line: Some(n + 1),
+                message: "expected KEY=VALUE".to_owned(),
+            })?;
+            case.env.entry(key.to_owned()).or_insert_with(|| value.to_owned());
+        }
+    }
+    Ok(case)
+}
+
+fn unknown_category(assignment: &Assignment, id: &str) -> String {
+    let known: Vec<&str> =
+        assignment.categories.iter().filter(|c| !c.manual).map(|c| c.id.as_str()).collect();
+    format!("unknown category `{id}` (automated categories: {})", known.join(", "))
+}
+
+/// Limits of a case: the case's own keys over the assignment's, over built-in defaults.
+fn limits_from(
+    source: &Source,
+    base: &LimitsFile,
+    over: &LimitsFile,
+) -> Result<Limits, LoadError> {
+    let seconds = |v: &Option<Spanned<f64>>, fallback: &Option<Spanned<f64>>, default: f64| {
+        match v.as_ref().or(fallback.as_ref()) {
+            Some(s) if !(s.get_ref().is_finite() && *s.get_ref() > 0.0 && *s.get_ref() < 86_400.0) => {
+                Err(source.error_at(s.span(), "a time limit must be a number of seconds between 0 and 86400"))
+            }
+            Some(s) => Ok(Duration::from_secs_f64(*s.get_ref())),
+            None => Ok(Duration::from_secs_f64(default)),
+        }
+    };
+    let pick = |v: Option<u64>, fallback: Option<u64>| v.or(fallback);
+    Ok(Limits {
+        wall: seconds(&over.wall_seconds, &base.wall_seconds, 10.0)?,
+        cpu: seconds(&over.cpu_seconds, &base.cpu_seconds, 5.0)?,
+        memory_bytes: pick(over.memory_mb, base.memory_mb).map(|mb| mb * 1024 * 1024),
+        output_bytes: pick(over.output_kb, base.output_kb).unwrap_or(1024) as usize * 1024,
+        processes: pick(over.processes, base.processes),
+        file_size_bytes: pick(over.file_size_kb, base.file_size_kb).unwrap_or(10 * 1024) * 1024,
+        open_files: pick(over.open_files, base.open_files).unwrap_or(64),
+    })
+}
+
+/// A comparison spec: each key given here replaces the one inherited.
+fn compare_from(source: &Source, file: &CompareFile, inherited: CompareSpec) -> Result<CompareSpec, LoadError> {
+    let mut spec = inherited;
+    if let Some(n) = &file.normalize {
+        spec.normalize = n.iter().copied().collect::<BTreeSet<_>>().into_iter().collect();
+    }
+    if let Some(p) = file.partial {
+        spec.partial = p;
+    }
+    if let Some(lenient) = &file.lenient {
+        let mut ladder = Vec::new();
+        for (norm, credit) in lenient {
+            if !(credit.get_ref().is_finite() && (0.0..=1.0).contains(credit.get_ref())) {
+                return Err(source.error_at(credit.span(), "a lenient credit must be between 0 and 1"));
+            }
+            ladder.push((*norm, *credit.get_ref()));
+        }
+        spec.lenient = ladder;
+    }
+    Ok(spec)
+}

@@ -1,0 +1,161 @@
+//! Report stage: the one serialisable result of a grading, and its renderers.
+
+mod text;
+
+use serde::Serialize;
+
+pub use text::render_text;
+
+use crate::compare::{Divergence, Normalization};
+use crate::load::{CaseKind, Visibility};
+
+/// Everything a grading found: the single source of every output format.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The grader's version.
+    pub grader_version: String,
+    /// Assignment id.
+    pub assignment: String,
+    /// Assignment title.
+    pub title: String,
+    /// The submission as given on the command line.
+    pub submission: String,
+    /// Only the cases students see were run (a self-check).
+    pub visible_only: bool,
+    /// Points earned over the automated categories.
+    pub score: f64,
+    /// Points available over the automated categories that were graded.
+    pub max_score: f64,
+    /// Categories graded by hand, with their points.
+    pub pending: Vec<PendingCategory>,
+    /// One entry per build recipe used.
+    pub builds: Vec<BuildReport>,
+    /// Automated categories in rubric order.
+    pub categories: Vec<CategoryReport>,
+    /// Every case run (or not run), in case order.
+    pub cases: Vec<CaseReport>,
+}
+
+impl Report {
+    /// Every case earned all its points.
+    pub fn all_passed(&self) -> bool {
+        self.cases.iter().all(|c| c.status == CaseStatus::Passed && c.score >= c.max_score)
+    }
+}
+
+/// A category graded by hand.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PendingCategory {
+    /// Category id.
+    pub id: String,
+    /// What it grades.
+    pub title: String,
+    /// Its points.
+    pub points: f64,
+}
+
+/// How one build recipe went.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BuildReport {
+    /// Recipe name.
+    pub recipe: String,
+    /// `ok` or `error`.
+    pub status: BuildStatus,
+    /// Reused from the cache.
+    pub cached: bool,
+    /// Compiler messages.
+    pub log: String,
+    /// Seconds spent building.
+    pub seconds: f64,
+}
+
+/// Whether a build produced an executable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BuildStatus {
+    /// It did.
+    Ok,
+    /// The compiler rejected the submission.
+    Error,
+}
+
+/// The score of one automated category.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CategoryReport {
+    /// Category id.
+    pub id: String,
+    /// What it grades.
+    pub title: String,
+    /// Points earned.
+    pub score: f64,
+    /// Points available.
+    pub max_score: f64,
+    /// Cases passed with full credit.
+    pub passed: usize,
+    /// Cases run for this category.
+    pub cases: usize,
+}
+
+/// What happened to one case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CaseStatus {
+    /// The output matched (perhaps only after a lenient normalisation, which `leniency` names).
+    Passed,
+    /// The program ended normally but its output or exit status was wrong.
+    Failed,
+    /// Killed at the wall-clock or CPU limit.
+    Timeout,
+    /// Killed by a signal of its own making (segmentation fault, abort, ...).
+    Crashed,
+    /// Killed for printing more than the output limit.
+    OutputLimit,
+    /// The submission did not build, so the case could not run.
+    BuildError,
+    /// The grader could not run the case; `note` says why.
+    NotRun,
+}
+
+/// The result of one case.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CaseReport {
+    /// Case id (its path under the assignment folder).
+    pub id: String,
+    /// What it checks.
+    pub title: String,
+    /// Category id.
+    pub category: String,
+    /// Whether students see it.
+    pub visibility: Visibility,
+    /// Whole program or function-level.
+    pub kind: CaseKind,
+    /// What happened.
+    pub status: CaseStatus,
+    /// Points earned.
+    pub score: f64,
+    /// Points available.
+    pub max_score: f64,
+    /// Costly normalisations the match needed.
+    pub leniency: Vec<Normalization>,
+    /// One line of explanation (exit status, signal, limit, what was forgiven).
+    pub note: Option<String>,
+    /// Wall-clock milliseconds of the run.
+    pub time_ms: Option<u64>,
+    /// CPU milliseconds of the run.
+    pub cpu_ms: Option<u64>,
+    /// Peak resident memory in KiB.
+    pub peak_memory_kb: Option<u64>,
+    /// The first difference from the expected transcript.
+    pub divergence: Option<Divergence>,
+    /// A bounded unified diff (expected against actual).
+    pub diff: Option<String>,
+    /// The start of what the program wrote on standard error.
+    pub stderr: Option<String>,
+}
+
+/// The JSON form of a report (pretty-printed, newline-terminated).
+pub fn render_json(report: &Report) -> String {
+    let mut json = serde_json::to_string_pretty(report).expect("a report always serialises");
+    json.push('\n');
+    json
+}

@@ -1,0 +1,116 @@
+//! The human renderer of a [`Report`]: a summary table, then what went wrong where, coloured with ANSI
+//! styles that the caller strips when the output is not a terminal.
+
+use std::fmt::Write as _;
+
+use anstyle::{AnsiColor, Style};
+
+use super::{BuildStatus, CaseReport, CaseStatus, Report};
+
+const PASS: Style = AnsiColor::Green.on_default().bold();
+const FAIL: Style = AnsiColor::Red.on_default().bold();
+const PARTIAL: Style = AnsiColor::Yellow.on_default().bold();
+const DIM: Style = Style::new().dimmed();
+const BOLD: Style = Style::new().bold();
+
+/// Renders a report for people; `diffs` adds each failing case's unified diff.
+pub fn render_text(report: &Report, diffs: bool) -> String {
+    let mut out = String::new();
+    let scope = if report.visible_only { " (visible cases only)" } else { "" };
+    let _ = writeln!(out, "{BOLD}{}{BOLD:#} — {}{scope}", report.title, report.submission);
+    for build in &report.builds {
+        let (style, word) = match build.status {
+            BuildStatus::Ok => (PASS, "ok"),
+            BuildStatus::Error => (FAIL, "error"),
+        };
+        let cached = if build.cached { " (cached)" } else { "" };
+        let _ = writeln!(out, "build {}: {style}{word}{style:#}{cached}", build.recipe);
+        if build.status == BuildStatus::Error {
+            for line in build.log.lines() {
+                let _ = writeln!(out, "    {line}");
+            }
+        }
+    }
+
+    out.push('\n');
+    let width = report.categories.iter().map(|c| c.id.len()).chain(report.pending.iter().map(|p| p.id.len())).max().unwrap_or(0);
+    for c in &report.categories {
+        let style = score_style(c.score, c.max_score);
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {style}{:>6.2}{style:#} / {:>6.2}   {}/{} cases  {DIM}{}{DIM:#}",
+            c.id, c.score, c.max_score, c.passed, c.cases, c.title
+        );
+    }
+    for p in &report.pending {
+        let _ = writeln!(out, "  {:<width$}  {:>6} / {:>6.2}   graded by hand  {DIM}{}{DIM:#}", p.id, "—", p.points, p.title);
+    }
+
+    let failing: Vec<&CaseReport> = report.cases.iter().filter(|c| c.score < c.max_score || c.status != CaseStatus::Passed).collect();
+    if !failing.is_empty() {
+        out.push('\n');
+    }
+    for case in failing {
+        render_case(&mut out, case, diffs);
+    }
+
+    let pending: f64 = report.pending.iter().map(|p| p.points).sum();
+    let style = score_style(report.score, report.max_score);
+    let _ = write!(out, "\n{BOLD}Score:{BOLD:#} {style}{:.2}{style:#} / {:.2}", report.score, report.max_score);
+    if pending > 0.0 {
+        let _ = write!(out, " automated; {pending:.0} more points graded by hand");
+    }
+    out.push('\n');
+    out
+}
+
+fn score_style(score: f64, max: f64) -> Style {
+    if score >= max {
+        PASS
+    } else if score > 0.0 {
+        PARTIAL
+    } else {
+        FAIL
+    }
+}
+
+fn render_case(out: &mut String, case: &CaseReport, diffs: bool) {
+    let (style, word) = match case.status {
+        CaseStatus::Passed => (PARTIAL, "PART"),
+        CaseStatus::Failed => (FAIL, "FAIL"),
+        CaseStatus::Timeout => (FAIL, "TIME"),
+        CaseStatus::Crashed => (FAIL, "CRSH"),
+        CaseStatus::OutputLimit => (FAIL, "FLOD"),
+        CaseStatus::BuildError => (FAIL, "BILD"),
+        CaseStatus::NotRun => (FAIL, "SKIP"),
+    };
+    let _ = writeln!(out, "{style}{word}{style:#} {} {DIM}({:.2} / {:.2}){DIM:#}  {}", case.id, case.score, case.max_score, case.title);
+    if let Some(note) = &case.note {
+        let _ = writeln!(out, "     {note}");
+    }
+    if let Some(d) = &case.divergence {
+        let shown = |line: &Option<String>| match line {
+            Some(l) => format!("{l:?}"),
+            None => "(end of output)".to_owned(),
+        };
+        let _ = writeln!(out, "     first difference at line {} of the output (line {} of the expected transcript):", d.line, d.expected_line);
+        let _ = writeln!(out, "       expected: {}", shown(&d.expected));
+        let _ = writeln!(out, "       actual:   {}", shown(&d.actual));
+    }
+    if diffs {
+        if let Some(diff) = &case.diff {
+            for line in diff.lines() {
+                let style = match line.as_bytes().first() {
+                    Some(b'+') => AnsiColor::Green.on_default(),
+                    Some(b'-') => AnsiColor::Red.on_default(),
+                    Some(b'@') => AnsiColor::Cyan.on_default(),
+                    _ => Style::new(),
+                };
+                let _ = writeln!(out, "     {style}{line}{style:#}");
+            }
+        }
+    }
+    if let Some(stderr) = &case.stderr {
+        let _ = writeln!(out, "     stderr: {}", stderr.lines().next().unwrap_or(""));
+    }
+}

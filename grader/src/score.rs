@@ -1,0 +1,138 @@
+//! Score stage: judges each run (status and credit) and weighs cases into rubric points.
+
+use std::time::Duration;
+
+use crate::compare::{self, Comparison, Extent, Partial};
+use crate::load::{Assignment, Case};
+use crate::report::{CaseStatus, CategoryReport, PendingCategory};
+use crate::run::{RunOutcome, Termination};
+
+/// The judgement of one run: its status, the fraction of points earned, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// What happened.
+    pub status: CaseStatus,
+    /// Fraction of the case's points, 0..=1.
+    pub credit: f64,
+    /// One line of explanation.
+    pub note: Option<String>,
+    /// The comparison of the output with the transcript.
+    pub comparison: Comparison,
+}
+
+/// Judges one run of a case against its expected transcript.
+///
+/// A case passes when its output matches and the program ended by itself with status 0; for programs
+/// that never stop at end of input (`stops_at_end_of_input = false`), a kill after the complete
+/// transcript is not held against them. Any other ending earns only partial credit, and a right output
+/// with a wrong ending counts as all but its last line.
+pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of_input: bool) -> Verdict {
+    let killed = matches!(outcome.termination, Termination::TimedOut { .. } | Termination::OutputLimit);
+    let extent = if killed && !stops_at_end_of_input { Extent::MayContinue } else { Extent::Whole };
+    let comparison = compare::compare(expected, &outcome.stdout, &case.compare, extent);
+
+    let (status, problem) = match &outcome.termination {
+        Termination::Exited(0) => (CaseStatus::Failed, None),
+        Termination::Exited(code) => (CaseStatus::Failed, Some(format!("exited with status {code}"))),
+        Termination::Signaled { name, .. } => (CaseStatus::Crashed, Some(format!("crashed with {name}"))),
+        Termination::TimedOut { cpu: true } => {
+            (CaseStatus::Timeout, Some(format!("used more than {} of CPU time", seconds(case.limits.cpu))))
+        }
+        Termination::TimedOut { cpu: false } => {
+            (CaseStatus::Timeout, Some(format!("still running after {}", seconds(case.limits.wall))))
+        }
+        Termination::OutputLimit => {
+            (CaseStatus::OutputLimit, Some(format!("printed more than {} KiB", case.limits.output_bytes / 1024)))
+        }
+    };
+
+    let forgiven = killed && !stops_at_end_of_input && comparison.matched;
+    if comparison.matched && (problem.is_none() || forgiven) {
+        let mut notes = Vec::new();
+        if !comparison.leniency.is_empty() {
+            let what: Vec<&str> = comparison.leniency.iter().map(|n| n.describe()).collect();
+            notes.push(format!(
+                "matched only when ignoring {}: {:.0}% of the case's points",
+                what.join(" and "),
+                comparison.credit * 100.0
+            ));
+        }
+        if let (true, Some(p)) = (forgiven, &problem) {
+            notes.push(format!("stopped after the complete transcript ({p}; the program does not end at end of input)"));
+        }
+        let note = (!notes.is_empty()).then(|| notes.join("; "));
+        return Verdict { status: CaseStatus::Passed, credit: comparison.credit, note, comparison };
+    }
+
+    let credit = match (comparison.matched, case.compare.partial) {
+        (false, _) => comparison.credit,
+        (true, Partial::None) => 0.0,
+        (true, _) => {
+            let n = comparison.expected_lines as f64;
+            n / (n + 1.0)
+        }
+    };
+    let note = match (problem, comparison.matched) {
+        (Some(p), true) => Some(format!("the output was right but the program {p}")),
+        (p, _) => p,
+    };
+    Verdict { status, credit, note, comparison }
+}
+
+fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
+}
+
+/// Points each selected case is worth: its category's points shared by weight among the selected cases.
+pub fn case_points(assignment: &Assignment, cases: &[&Case]) -> Vec<f64> {
+    cases
+        .iter()
+        .map(|case| {
+            let total: f64 = cases.iter().filter(|c| c.category == case.category).map(|c| c.weight).sum();
+            let points = assignment.category(&case.category).map_or(0.0, |c| c.points);
+            points * case.weight / total
+        })
+        .collect()
+}
+
+/// Rounds points for reports: two decimals.
+pub fn round(points: f64) -> f64 {
+    (points * 100.0).round() / 100.0
+}
+
+/// Category scores and the totals over automated categories that had cases selected.
+///
+/// `earned[i]` and `available[i]` belong to `cases[i]`; sums are taken before rounding so that a
+/// full-marks submission scores exactly the rubric's points.
+pub fn tally(
+    assignment: &Assignment,
+    cases: &[&Case],
+    earned: &[f64],
+    passed: &[bool],
+) -> (Vec<CategoryReport>, Vec<PendingCategory>, f64, f64) {
+    let mut categories = Vec::new();
+    let mut pending = Vec::new();
+    let (mut score, mut max_score) = (0.0, 0.0);
+    for category in &assignment.categories {
+        if category.manual {
+            pending.push(PendingCategory { id: category.id.clone(), title: category.title.clone(), points: category.points });
+            continue;
+        }
+        let members: Vec<usize> = (0..cases.len()).filter(|&i| cases[i].category == category.id).collect();
+        if members.is_empty() {
+            continue;
+        }
+        let earned_here: f64 = members.iter().map(|&i| earned[i]).sum();
+        score += earned_here;
+        max_score += category.points;
+        categories.push(CategoryReport {
+            id: category.id.clone(),
+            title: category.title.clone(),
+            score: round(earned_here),
+            max_score: round(category.points),
+            passed: members.iter().filter(|&&i| passed[i]).count(),
+            cases: members.len(),
+        });
+    }
+    (categories, pending, round(score), round(max_score))
+}

@@ -1,0 +1,132 @@
+//! Malformed assignments and cases are errors naming the file and line, never panics or silent defaults.
+
+use std::path::Path;
+
+use grader::load::{load_assignment, LoadError};
+
+const ASSIGNMENT: &str = r#"
+id = "toy"
+title = "Toy"
+
+[submission]
+files = ["*.c"]
+
+[builds.program]
+commands = [["gcc", "-o", "{out}", "{glob:*.c}"]]
+run = ["{out}"]
+
+[limits]
+wall-seconds = 5
+
+[[categories]]
+id = "basics"
+title = "Basics"
+points = 10
+
+[[categories]]
+id = "style"
+title = "Style"
+points = 5
+manual = true
+"#;
+
+/// Writes an assignment `toy` with the given files and loads it.
+fn load_with(assignment: &str, files: &[(&str, &str)]) -> Result<grader::load::Assignment, LoadError> {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("toy");
+    std::fs::create_dir_all(dir.join("basics")).unwrap();
+    std::fs::write(dir.join("assignment.toml"), assignment).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    load_assignment(root.path(), "toy")
+}
+
+fn invalid(err: LoadError) -> (String, Option<usize>, String) {
+    match err {
+        LoadError::Invalid { path, line, message } => {
+            (path.file_name().unwrap().to_string_lossy().into_owned(), line, message)
+        }
+        other => panic!("expected an Invalid error, got {other}"),
+    }
+}
+
+#[test]
+fn a_valid_assignment_loads_with_its_case() {
+    let a = load_with(ASSIGNMENT, &[("basics/hello.toml", "title = \"hi\"\n"), ("basics/hello.stdout", "hi\n")])
+        .unwrap();
+    assert_eq!(a.cases.len(), 1);
+    let case = &a.cases[0];
+    assert_eq!((case.id.as_str(), case.category.as_str(), case.weight), ("basics/hello", "basics", 1.0));
+    assert_eq!(case.limits.wall.as_secs(), 5);
+    assert!(a.category("style").unwrap().manual);
+}
+
+#[test]
+fn an_unknown_key_in_a_case_names_the_file_and_line() {
+    let case = "title = \"hi\"\n\nweigth = 2\n";
+    let err = load_with(ASSIGNMENT, &[("basics/hello.toml", case)]).unwrap_err();
+    let (file, line, message) = invalid(err);
+    assert_eq!((file.as_str(), line), ("hello.toml", Some(3)));
+    assert!(message.contains("unknown field `weigth`"), "{message}");
+}
+
+#[test]
+fn a_bad_value_names_the_file_and_line() {
+    let case = "title = \"hi\"\nweight = -1\n[scenario]\nx = 1\n";
+    let (file, line, message) = invalid(load_with(ASSIGNMENT, &[("basics/hello.toml", case)]).unwrap_err());
+    assert_eq!((file.as_str(), line), ("hello.toml", Some(2)));
+    assert!(message.contains("weight"), "{message}");
+}
+
+#[test]
+fn an_unknown_category_lists_the_known_ones() {
+    let case = "title = \"hi\"\ncategory = \"basic\"\n[scenario]\n";
+    let (_, line, message) = invalid(load_with(ASSIGNMENT, &[("basics/hello.toml", case)]).unwrap_err());
+    assert_eq!(line, Some(2));
+    assert!(message.contains("unknown category `basic`") && message.contains("basics"), "{message}");
+}
+
+#[test]
+fn cases_cannot_belong_to_a_category_graded_by_hand() {
+    let case = "title = \"hi\"\ncategory = \"style\"\n[scenario]\n";
+    let (_, _, message) = invalid(load_with(ASSIGNMENT, &[("basics/hello.toml", case)]).unwrap_err());
+    assert!(message.contains("graded by hand"), "{message}");
+}
+
+#[test]
+fn a_case_without_scenario_needs_its_transcript() {
+    let (_, _, message) = invalid(load_with(ASSIGNMENT, &[("basics/hello.toml", "title = \"hi\"\n")]).unwrap_err());
+    assert!(message.contains("no [scenario] and no expected transcript"), "{message}");
+}
+
+#[test]
+fn rubric_mistakes_in_assignment_toml_name_their_line() {
+    let typo = ASSIGNMENT.replace("points = 10", "points = \"ten\"");
+    let (file, line, _) = invalid(load_with(&typo, &[]).unwrap_err());
+    assert_eq!((file.as_str(), line), ("assignment.toml", Some(18)));
+
+    let unknown_build = ASSIGNMENT.replace("points = 10", "points = 10\nbuild = \"driver\"");
+    let (_, line, message) = invalid(load_with(&unknown_build, &[]).unwrap_err());
+    assert_eq!(line, Some(19));
+    assert!(message.contains("no build recipe named `driver`"), "{message}");
+
+    let bad_limit = ASSIGNMENT.replace("wall-seconds = 5", "wall-seconds = 0");
+    let (_, line, _) = invalid(load_with(&bad_limit, &[]).unwrap_err());
+    assert_eq!(line, Some(13));
+
+    let bad_lenient = format!("{ASSIGNMENT}\n[compare]\nlenient = {{ case = 2.0 }}\n");
+    let (_, line, message) = invalid(load_with(&bad_lenient, &[]).unwrap_err());
+    assert!(line.is_some() && message.contains("between 0 and 1"), "{message}");
+
+    let not_toml = "id = \"toy\"\ntitle = [\n";
+    let (_, line, _) = invalid(load_with(not_toml, &[]).unwrap_err());
+    assert!(line.is_some());
+}
+
+#[test]
+fn a_missing_assignment_lists_the_known_ones() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+    let err = load_assignment(&root, "monopoly").unwrap_err();
+    assert!(err.to_string().contains("trouble"), "{err}");
+}
