@@ -1,0 +1,264 @@
+//! The function-level driver's command language (`cases/trouble/README.md`), answered by the rules.
+//!
+//! `cases/trouble/driver.c` links a student's functions and reads these commands; this module prints
+//! what that driver prints when the student's functions are correct, so unit cases' expected output
+//! is generated. Scripts whose answer a correct program would not define are rejected.
+
+use std::io::{self, BufRead, Write};
+
+use super::console::{write_moves, write_status};
+use super::rules::{Board, Colour, Location, FINISH, PIECES, RING};
+use crate::ScenarioError;
+
+/// A command the driver refuses: unknown, malformed, or with no defined answer in this state.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Rejection(pub String);
+
+/// What the driver's globals hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Globals {
+    /// Nothing set yet: the template's static initialisers are not part of the contract.
+    Unset,
+    /// `scramble`'s junk, which `dump` shows and nothing else can use.
+    Scrambled,
+    /// A consistent board (boxed: the other states are empty).
+    Board(Box<Board>),
+}
+
+/// The driver: its globals and the commands that act on them.
+#[derive(Debug, Clone)]
+pub struct Driver {
+    globals: Globals,
+}
+
+impl Default for Driver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Driver {
+    /// A driver whose globals are not set yet: the first command must be `clear`, `init` or
+    /// `scramble`.
+    pub fn new() -> Self {
+        Self { globals: Globals::Unset }
+    }
+
+    /// The board, when the globals hold one.
+    pub fn board(&self) -> Option<&Board> {
+        match &self.globals {
+            Globals::Board(board) => Some(board),
+            _ => None,
+        }
+    }
+
+    /// Executes one line and returns everything the C driver prints for it: nothing for an empty
+    /// line or a comment (`#` first), otherwise the echo `> ` and the tokens joined by single spaces,
+    /// then the command's own output.
+    pub fn execute(&mut self, line: &str) -> Result<String, Rejection> {
+        let tokens: Vec<&str> =
+            line.split(|c: char| c.is_ascii_whitespace()).filter(|t| !t.is_empty()).collect();
+        let Some((&name, args)) = tokens.split_first() else {
+            return Ok(String::new());
+        };
+        if name.starts_with('#') {
+            return Ok(String::new());
+        }
+        let mut out = format!("> {}\n", tokens.join(" ")).into_bytes();
+        self.command(name, args, &mut out).map_err(|e| Rejection(e.to_string()))?;
+        Ok(String::from_utf8(out).expect("the driver prints ASCII"))
+    }
+
+    fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()> {
+        let arity = |n: usize, usage: &str| -> anyhow::Result<()> {
+            anyhow::ensure!(args.len() == n, "usage: {usage}");
+            Ok(())
+        };
+        match name {
+            "clear" | "init" => {
+                arity(0, name)?;
+                self.globals = Globals::Board(Box::default());
+            }
+            "scramble" => {
+                arity(0, name)?;
+                self.globals = Globals::Scrambled;
+            }
+            "place" => {
+                arity(2, "place PIECE LOC")?;
+                let piece = number(args[0], 0..=15, "piece")?;
+                let at = location(args[1])?;
+                self.board_mut("place")?.place(piece, at)?;
+            }
+            "status" => {
+                arity(0, name)?;
+                write_status(out, self.board_ref("printStatus")?)?;
+            }
+            "moves" => {
+                arity(2, "moves PLAYER ROLL")?;
+                let (player, roll) = (player(args[0])?, roll(args[1])?);
+                let moves = self.board_ref("printMoves")?.legal_moves(player, roll);
+                write_moves(out, &moves)?;
+                writeln!(out, "printMoves returned {}", moves.len())?;
+            }
+            "move" => {
+                arity(3, "move PLAYER LOC ROLL")?;
+                let (player, from, roll) = (player(args[0])?, location(args[1])?, roll(args[2])?);
+                let moved = self.board_mut("movePiece")?.play(player, from, roll).is_ok();
+                writeln!(out, "movePiece returned {}", u8::from(moved))?;
+            }
+            "win" => {
+                arity(1, "win PLAYER")?;
+                let player = player(args[0])?;
+                let won = self.board_ref("checkWin")?.has_won(player);
+                writeln!(out, "checkWin returned {}", u8::from(won))?;
+            }
+            "dump" => {
+                arity(0, name)?;
+                self.dump(out)?;
+            }
+            _ => anyhow::bail!(
+                "unknown command `{name}` (clear, scramble, init, place, status, moves, move, win, dump)"
+            ),
+        }
+        Ok(())
+    }
+
+    fn board_ref(&self, function: &str) -> anyhow::Result<&Board> {
+        match &self.globals {
+            Globals::Board(board) => Ok(board),
+            other => Err(undefined(other, function)),
+        }
+    }
+
+    fn board_mut(&mut self, function: &str) -> anyhow::Result<&mut Board> {
+        match &mut self.globals {
+            Globals::Board(board) => Ok(board),
+            other => Err(undefined(other, function)),
+        }
+    }
+
+    /// `dump`: the four globals, each value preceded by one space.
+    fn dump(&self, out: &mut Vec<u8>) -> anyhow::Result<()> {
+        let (pieces, home, ring, finish): (Vec<i32>, Vec<i32>, Vec<i32>, Vec<Vec<i32>>) = match &self.globals
+        {
+            Globals::Unset => return Err(undefined(&self.globals, "dump")),
+            Globals::Board(b) => (
+                b.pieces().to_vec(),
+                b.home().to_vec(),
+                b.ring().to_vec(),
+                b.finish().iter().map(|row| row.to_vec()).collect(),
+            ),
+            // The README's junk: gPieces[i] = 90 + i, gHome[c] = 7, gRing[i] = 50 + i,
+            // gFinish[c][k] = 60 + 4c + k.
+            Globals::Scrambled => (
+                (90..90 + PIECES as i32).collect(),
+                vec![7; 4],
+                (50..50 + RING as i32).collect(),
+                (0..4).map(|c| (0..FINISH as i32).map(|k| 60 + 4 * c + k).collect()).collect(),
+            ),
+        };
+        let line = |out: &mut Vec<u8>, name: &str, values: &[i32]| -> io::Result<()> {
+            write!(out, "{name}:")?;
+            for v in values {
+                write!(out, " {v}")?;
+            }
+            writeln!(out)
+        };
+        line(out, "gPieces", &pieces)?;
+        line(out, "gHome", &home)?;
+        line(out, "gRing", &ring)?;
+        for (c, row) in finish.iter().enumerate() {
+            line(out, &format!("gFinish[{c}]"), row)?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a command has no defined answer in this state.
+fn undefined(globals: &Globals, function: &str) -> anyhow::Error {
+    match globals {
+        Globals::Unset => {
+            anyhow::anyhow!("the globals are not set yet: start the script with clear, init or scramble")
+        }
+        _ => anyhow::anyhow!(
+            "the globals hold scramble's junk: what {function} does with them is not defined \
+             (run init or clear first)"
+        ),
+    }
+}
+
+fn number(token: &str, range: std::ops::RangeInclusive<usize>, what: &str) -> anyhow::Result<usize> {
+    token
+        .parse::<usize>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| anyhow::anyhow!("{what} `{token}` is not a number {}..{}", range.start(), range.end()))
+}
+
+fn player(token: &str) -> anyhow::Result<Colour> {
+    let n = number(token, 0..=3, "player")?;
+    Ok(Colour::ALL[n])
+}
+
+fn roll(token: &str) -> anyhow::Result<u8> {
+    let n = number(token, 1..=6, "roll")?;
+    Ok(u8::try_from(n)?)
+}
+
+fn location(token: &str) -> anyhow::Result<Location> {
+    Ok(token.parse::<Location>()?)
+}
+
+/// Runs a whole script and returns the driver's output; a rejected line is an error naming its
+/// 1-based number and text.
+pub fn run_script<S: AsRef<str>>(lines: &[S]) -> Result<String, ScenarioError> {
+    let mut driver = Driver::new();
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let line = line.as_ref();
+        let printed = driver
+            .execute(line)
+            .map_err(|e| ScenarioError::new(format!("command {} (`{line}`): {e}", i + 1)))?;
+        out.push_str(&printed);
+    }
+    Ok(out)
+}
+
+/// Why [`run`] stopped before the end of its input.
+#[derive(Debug, thiserror::Error)]
+pub enum DriverError {
+    /// A line was rejected; the output of the lines before it has been written.
+    #[error(transparent)]
+    Rejected(#[from] ScenarioError),
+    /// Reading or writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// Runs the driver language line by line from `input` (`reference trouble --driver`).
+pub fn run(input: &mut dyn BufRead, output: &mut dyn Write) -> Result<(), DriverError> {
+    let mut driver = Driver::new();
+    let mut buffer = Vec::new();
+    let mut number = 0;
+    loop {
+        buffer.clear();
+        if input.read_until(b'\n', &mut buffer)? == 0 {
+            break;
+        }
+        number += 1;
+        let line = String::from_utf8_lossy(&buffer);
+        let line = line.trim_end_matches(['\n', '\r']);
+        match driver.execute(line) {
+            Ok(printed) => {
+                output.write_all(printed.as_bytes())?;
+                output.flush()?;
+            }
+            Err(e) => {
+                let message = format!("command {number} (`{line}`): {e}");
+                return Err(ScenarioError::new(message).into());
+            }
+        }
+    }
+    Ok(())
+}
