@@ -42,6 +42,9 @@ pub fn bless(assignment: &Assignment, check_only: bool) -> Result<BlessOutcome, 
             (case.env_path(), (!env.is_empty()).then(|| env.into_bytes())),
         ];
         for (path, wanted) in sidecars {
+            if wanted.is_none() && !path.exists() {
+                continue;
+            }
             if update(&path, wanted.as_deref(), check_only)? {
                 outcome.stale.push(path);
             } else {
