@@ -19,7 +19,7 @@ const CACHE_VERSION: &str = "grader-build-v1";
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
     /// The submission path does not exist or cannot be read.
-    #[error("cannot read submission {}: {source}", path.display())]
+    #[error("cannot read submission {}", path.display())]
     Submission {
         /// The path given.
         path: PathBuf,
@@ -27,15 +27,23 @@ pub enum BuildError {
         source: std::io::Error,
     },
     /// The build cache could not be written or read.
-    #[error("build cache {}: {source}", path.display())]
+    #[error("build cache {}", path.display())]
     Cache {
         /// The cache path concerned.
         path: PathBuf,
         /// What the system said.
         source: std::io::Error,
     },
+    /// A build command names a program that is not installed.
+    #[error("`{program}` is not installed (or not on PATH)")]
+    NotFound {
+        /// The program named by the recipe.
+        program: String,
+        /// What the search said.
+        source: which::Error,
+    },
     /// The compiler could not be started at all.
-    #[error("cannot run the build command `{command}`: {source}")]
+    #[error("cannot run the build command `{command}`")]
     Spawn {
         /// The command line.
         command: String,
@@ -226,12 +234,22 @@ pub fn build(
     if let Ok(text) = std::fs::read_to_string(&entry_path) {
         if let Ok(entry) = serde_json::from_str::<CacheEntry>(&text) {
             let run_argv = run_argv(&final_dir);
-            return Ok(Build { recipe: recipe.name.clone(), ok: entry.ok, log: entry.log, cached: true, duration: Duration::ZERO, run_argv });
+            return Ok(Build {
+                recipe: recipe.name.clone(),
+                ok: entry.ok,
+                log: entry.log,
+                cached: true,
+                duration: Duration::ZERO,
+                run_argv,
+            });
         }
     }
 
     std::fs::create_dir_all(&cache.dir).map_err(cache_err(&cache.dir))?;
-    let work = tempfile::Builder::new().prefix(".building-").tempdir_in(&cache.dir).map_err(cache_err(&cache.dir))?;
+    let work = tempfile::Builder::new()
+        .prefix(".building-")
+        .tempdir_in(&cache.dir)
+        .map_err(cache_err(&cache.dir))?;
     for file in &submission.files {
         let path = work.path().join(&file.name);
         std::fs::write(&path, &file.content).map_err(cache_err(&path))?;
@@ -262,12 +280,17 @@ fn compile(recipe: &BuildRecipe, placeholders: &Placeholders) -> Result<(bool, S
     let env = BTreeMap::new();
     let mut log = String::new();
     for command in &recipe.commands {
-        let argv = match placeholders.expand(command) {
+        let mut argv = match placeholders.expand(command) {
             Ok(argv) => argv,
             Err(message) => return Ok((false, message)),
         };
+        // The runner wants an absolute program path; recipes name compilers as a shell would.
+        let program = which::which(&argv[0])
+            .map_err(|source| BuildError::NotFound { program: command[0].clone(), source })?;
+        argv[0] = program.into_os_string();
         let request = RunRequest { argv: &argv, env: &env, stdin: &[], limits: &limits };
-        let outcome = run::run(&request).map_err(|source| BuildError::Spawn { command: command.join(" "), source })?;
+        let outcome =
+            run::run(&request).map_err(|source| BuildError::Spawn { command: command.join(" "), source })?;
         let prefix = format!("{}/", placeholders.build.display());
         for stream in [&outcome.stdout, &outcome.stderr] {
             log.push_str(&String::from_utf8_lossy(stream).replace(&prefix, ""));

@@ -160,7 +160,8 @@ fn grade_one(
 fn emit(text: &str, output: Option<&Path>) -> anyhow::Result<()> {
     match output {
         Some(path) => {
-            let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+            let file =
+                std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
             let mut stream = anstream::StripStream::new(file);
             stream.write_all(text.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
         }
@@ -190,7 +191,13 @@ fn bless(cases: &Path, assignment: Option<&str>, check: bool) -> anyhow::Result<
             let verb = if check { "stale" } else { "wrote" };
             writeln!(out, "{verb} {}", path.display())?;
         }
-        writeln!(out, "{id}: {} sidecars fresh, {} {}", outcome.fresh, outcome.stale.len(), if check { "stale" } else { "written" })?;
+        writeln!(
+            out,
+            "{id}: {} sidecars fresh, {} {}",
+            outcome.fresh,
+            outcome.stale.len(),
+            if check { "stale" } else { "written" }
+        )?;
         stale_total += outcome.stale.len();
     }
     if check && stale_total > 0 {
@@ -228,7 +235,9 @@ fn list(cases: &Path, assignment: Option<&str>) -> anyhow::Result<u8> {
 /// Finds the cases root: the flag, `$GRADER_CASES`, the nearest `cases/` above the current folder, or
 /// the repository this grader was built from.
 fn cases_root(flag: Option<&Path>) -> anyhow::Result<PathBuf> {
-    if let Some(dir) = flag.map(Path::to_owned).or_else(|| std::env::var_os("GRADER_CASES").map(PathBuf::from)) {
+    if let Some(dir) =
+        flag.map(Path::to_owned).or_else(|| std::env::var_os("GRADER_CASES").map(PathBuf::from))
+    {
         if !dir.is_dir() {
             return Err(UsageError(format!("no cases folder at {}", dir.display())).into());
         }

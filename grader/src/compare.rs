@@ -162,7 +162,14 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
     let (divergence, diff) = if base.matched { (None, None) } else { (base.divergence(), Some(base.diff())) };
     let expected_lines = base.expected.normalized.len();
     if base.matched {
-        return Comparison { matched: true, credit: 1.0, leniency: Vec::new(), divergence, diff, expected_lines };
+        return Comparison {
+            matched: true,
+            credit: 1.0,
+            leniency: Vec::new(),
+            divergence,
+            diff,
+            expected_lines,
+        };
     }
 
     let mut ladder = spec.lenient.clone();
@@ -235,7 +242,8 @@ impl<'a> Attempt<'a> {
 
     fn diff(&self) -> String {
         let (e, a) = (self.expected.joined(), self.actual.joined());
-        let diff = TextDiff::configure().algorithm(Algorithm::Patience).timeout(DIFF_TIMEOUT).diff_lines(&e, &a);
+        let diff =
+            TextDiff::configure().algorithm(Algorithm::Patience).timeout(DIFF_TIMEOUT).diff_lines(&e, &a);
         let text = diff.unified_diff().context_radius(3).header("expected", "actual").to_string();
         let total = text.lines().count();
         if total <= MAX_DIFF_LINES {
@@ -252,7 +260,8 @@ impl<'a> Attempt<'a> {
             return 1.0;
         }
         let (e, a) = (self.expected.joined(), self.actual.joined());
-        let diff = TextDiff::configure().algorithm(Algorithm::Patience).timeout(DIFF_TIMEOUT).diff_lines(&e, &a);
+        let diff =
+            TextDiff::configure().algorithm(Algorithm::Patience).timeout(DIFF_TIMEOUT).diff_lines(&e, &a);
         let equal = diff.iter_all_changes().filter(|c| c.tag() == ChangeTag::Equal).count();
         equal as f64 / longest as f64
     }
@@ -292,7 +301,12 @@ mod tests {
 
     #[test]
     fn whitespace_runs_forgive_indentation_and_spacing() {
-        let c = compare(b"   Red: H,H\n", b"Red:   H,H   \n", &spec(&[Normalization::WhitespaceRuns]), Extent::Whole);
+        let c = compare(
+            b"   Red: H,H\n",
+            b"Red:   H,H   \n",
+            &spec(&[Normalization::WhitespaceRuns]),
+            Extent::Whole,
+        );
         assert!(c.matched);
     }
 
@@ -340,7 +354,12 @@ mod tests {
     #[test]
     fn a_program_that_continues_past_its_input_matches_a_complete_transcript() {
         let s = spec(&[Normalization::TrailingWhitespace]);
-        let c = compare(b"board\nEnter move: ", b"board\nEnter move: Enter move: Enter move: ", &s, Extent::MayContinue);
+        let c = compare(
+            b"board\nEnter move: ",
+            b"board\nEnter move: Enter move: Enter move: ",
+            &s,
+            Extent::MayContinue,
+        );
         assert!(c.matched);
         let c = compare(b"board\nEnter move: ", b"board\nEnter move: ", &s, Extent::Whole);
         assert!(c.matched);

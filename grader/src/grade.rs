@@ -46,7 +46,10 @@ fn read_expectation(case: &Case) -> Result<Expectation, LoadError> {
         std::io::ErrorKind::NotFound => LoadError::Invalid {
             path: case.path.clone(),
             line: None,
-            message: format!("the expected transcript {} is missing: run `grader bless`", stdout_path.display()),
+            message: format!(
+                "the expected transcript {} is missing: run `grader bless`",
+                stdout_path.display()
+            ),
         },
         _ => LoadError::Io { path: stdout_path.clone(), source },
     })?;
@@ -60,7 +63,11 @@ fn read_expectation(case: &Case) -> Result<Expectation, LoadError> {
 }
 
 /// Grades one submission (a folder or a single file) against an assignment's cases.
-pub fn grade(assignment: &Assignment, submission_path: &Path, options: &GradeOptions) -> Result<Report, GradeError> {
+pub fn grade(
+    assignment: &Assignment,
+    submission_path: &Path,
+    options: &GradeOptions,
+) -> Result<Report, GradeError> {
     let cases: Vec<&Case> = assignment
         .cases
         .iter()
@@ -82,11 +89,14 @@ pub fn grade(assignment: &Assignment, submission_path: &Path, options: &GradeOpt
         .par_iter()
         .zip(&expectations)
         .zip(&points)
-        .map(|((case, expected), &max_score)| run_case(assignment, case, expected, &builds[case.build.as_str()], max_score))
+        .map(|((case, expected), &max_score)| {
+            run_case(assignment, case, expected, &builds[case.build.as_str()], max_score)
+        })
         .collect();
 
     let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
-    let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed && r.score >= r.max_score).collect();
+    let passed: Vec<bool> =
+        results.iter().map(|r| r.status == CaseStatus::Passed && r.score >= r.max_score).collect();
     let (categories, pending, total, max_total) = score::tally(assignment, &cases, &earned, &passed);
     let cases = results
         .into_iter()
@@ -122,7 +132,13 @@ pub fn grade(assignment: &Assignment, submission_path: &Path, options: &GradeOpt
 }
 
 /// Runs one case and judges it; never fails: whatever happens becomes the case's status.
-fn run_case(assignment: &Assignment, case: &Case, expected: &Expectation, build: &Build, max_score: f64) -> CaseReport {
+fn run_case(
+    assignment: &Assignment,
+    case: &Case,
+    expected: &Expectation,
+    build: &Build,
+    max_score: f64,
+) -> CaseReport {
     let mut report = CaseReport {
         id: case.id.clone(),
         title: case.title.clone(),
@@ -146,7 +162,8 @@ fn run_case(assignment: &Assignment, case: &Case, expected: &Expectation, build:
         report.note = Some(format!("the `{}` build failed", build.recipe));
         return report;
     }
-    let request = RunRequest { argv: &build.run_argv, env: &case.env, stdin: &expected.stdin, limits: &case.limits };
+    let request =
+        RunRequest { argv: &build.run_argv, env: &case.env, stdin: &expected.stdin, limits: &case.limits };
     let outcome = match run::run(&request) {
         Ok(outcome) => outcome,
         Err(e) => {

@@ -23,7 +23,7 @@ pub const ASSIGNMENT_FILE: &str = "assignment.toml";
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     /// A file could not be read.
-    #[error("{}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -304,7 +304,8 @@ fn read(path: &Path) -> Result<String, LoadError> {
 
 /// Ids of the assignments under a cases root (folders holding an `assignment.toml`), sorted.
 pub fn assignment_ids(root: &Path) -> Result<Vec<String>, LoadError> {
-    let entries = std::fs::read_dir(root).map_err(|source| LoadError::Io { path: root.to_owned(), source })?;
+    let entries =
+        std::fs::read_dir(root).map_err(|source| LoadError::Io { path: root.to_owned(), source })?;
     let mut ids: Vec<String> = entries
         .filter_map(Result::ok)
         .filter(|e| e.path().join(ASSIGNMENT_FILE).is_file())
@@ -383,7 +384,12 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         let compare = compare_from(&source, &c.compare, default_compare.clone())?;
         let kind = c.kind.unwrap_or(CaseKind::Transcript);
         category_defaults.insert(cid.clone(), (build, kind, compare));
-        categories.push(Category { id: cid, title: c.title.clone(), points: *c.points.get_ref(), manual: c.manual });
+        categories.push(Category {
+            id: cid,
+            title: c.title.clone(),
+            points: *c.points.get_ref(),
+            manual: c.manual,
+        });
     }
 
     let mut assignment = Assignment {
@@ -404,7 +410,9 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
             message: e.to_string(),
         })?;
         let p = entry.path();
-        if !entry.file_type().is_file() || p.extension().is_none_or(|e| e != "toml") || p == dir.join(ASSIGNMENT_FILE)
+        if !entry.file_type().is_file()
+            || p.extension().is_none_or(|e| e != "toml")
+            || p == dir.join(ASSIGNMENT_FILE)
         {
             continue;
         }
@@ -427,7 +435,10 @@ fn load_case(
     let file: CaseFile = source.parse()?;
     let rel = path.strip_prefix(&assignment.dir).unwrap_or(path).with_extension("");
     let id = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-    let folder = rel.parent().and_then(|p| p.components().next()).map(|c| c.as_os_str().to_string_lossy().into_owned());
+    let folder = rel
+        .parent()
+        .and_then(|p| p.components().next())
+        .map(|c| c.as_os_str().to_string_lossy().into_owned());
 
     let category = match (&file.category, folder) {
         (Some(c), _) => {
@@ -528,19 +539,16 @@ fn unknown_category(assignment: &Assignment, id: &str) -> String {
 }
 
 /// Limits of a case: the case's own keys over the assignment's, over built-in defaults.
-fn limits_from(
-    source: &Source,
-    base: &LimitsFile,
-    over: &LimitsFile,
-) -> Result<Limits, LoadError> {
-    let seconds = |v: &Option<Spanned<f64>>, fallback: &Option<Spanned<f64>>, default: f64| {
-        match v.as_ref().or(fallback.as_ref()) {
-            Some(s) if !(s.get_ref().is_finite() && *s.get_ref() > 0.0 && *s.get_ref() < 86_400.0) => {
-                Err(source.error_at(s.span(), "a time limit must be a number of seconds between 0 and 86400"))
-            }
-            Some(s) => Ok(Duration::from_secs_f64(*s.get_ref())),
-            None => Ok(Duration::from_secs_f64(default)),
+fn limits_from(source: &Source, base: &LimitsFile, over: &LimitsFile) -> Result<Limits, LoadError> {
+    let seconds = |v: &Option<Spanned<f64>>, fallback: &Option<Spanned<f64>>, default: f64| match v
+        .as_ref()
+        .or(fallback.as_ref())
+    {
+        Some(s) if !(s.get_ref().is_finite() && *s.get_ref() > 0.0 && *s.get_ref() < 86_400.0) => {
+            Err(source.error_at(s.span(), "a time limit must be a number of seconds between 0 and 86400"))
         }
+        Some(s) => Ok(Duration::from_secs_f64(*s.get_ref())),
+        None => Ok(Duration::from_secs_f64(default)),
     };
     let pick = |v: Option<u64>, fallback: Option<u64>| v.or(fallback);
     Ok(Limits {
@@ -555,7 +563,11 @@ fn limits_from(
 }
 
 /// A comparison spec: each key given here replaces the one inherited.
-fn compare_from(source: &Source, file: &CompareFile, inherited: CompareSpec) -> Result<CompareSpec, LoadError> {
+fn compare_from(
+    source: &Source,
+    file: &CompareFile,
+    inherited: CompareSpec,
+) -> Result<CompareSpec, LoadError> {
     let mut spec = inherited;
     if let Some(n) = &file.normalize {
         spec.normalize = n.iter().copied().collect::<BTreeSet<_>>().into_iter().collect();

@@ -41,9 +41,10 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
         Termination::TimedOut { cpu: false } => {
             (CaseStatus::Timeout, Some(format!("still running after {}", seconds(case.limits.wall))))
         }
-        Termination::OutputLimit => {
-            (CaseStatus::OutputLimit, Some(format!("printed more than {} KiB", case.limits.output_bytes / 1024)))
-        }
+        Termination::OutputLimit => (
+            CaseStatus::OutputLimit,
+            Some(format!("printed more than {} KiB", case.limits.output_bytes / 1024)),
+        ),
     };
 
     let forgiven = killed && !stops_at_end_of_input && comparison.matched;
@@ -58,7 +59,9 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
             ));
         }
         if let (true, Some(p)) = (forgiven, &problem) {
-            notes.push(format!("stopped after the complete transcript ({p}; the program does not end at end of input)"));
+            notes.push(format!(
+                "stopped after the complete transcript ({p}; the program does not end at end of input)"
+            ));
         }
         let note = (!notes.is_empty()).then(|| notes.join("; "));
         return Verdict { status: CaseStatus::Passed, credit: comparison.credit, note, comparison };
@@ -115,7 +118,11 @@ pub fn tally(
     let (mut score, mut max_score) = (0.0, 0.0);
     for category in &assignment.categories {
         if category.manual {
-            pending.push(PendingCategory { id: category.id.clone(), title: category.title.clone(), points: category.points });
+            pending.push(PendingCategory {
+                id: category.id.clone(),
+                title: category.title.clone(),
+                points: category.points,
+            });
             continue;
         }
         let members: Vec<usize> = (0..cases.len()).filter(|&i| cases[i].category == category.id).collect();

@@ -53,8 +53,9 @@ fn invalid(err: LoadError) -> (String, Option<usize>, String) {
 
 #[test]
 fn a_valid_assignment_loads_with_its_case() {
-    let a = load_with(ASSIGNMENT, &[("basics/hello.toml", "title = \"hi\"\n"), ("basics/hello.stdout", "hi\n")])
-        .unwrap();
+    let a =
+        load_with(ASSIGNMENT, &[("basics/hello.toml", "title = \"hi\"\n"), ("basics/hello.stdout", "hi\n")])
+            .unwrap();
     assert_eq!(a.cases.len(), 1);
     let case = &a.cases[0];
     assert_eq!((case.id.as_str(), case.category.as_str(), case.weight), ("basics/hello", "basics", 1.0));
@@ -96,7 +97,8 @@ fn cases_cannot_belong_to_a_category_graded_by_hand() {
 
 #[test]
 fn a_case_without_scenario_needs_its_transcript() {
-    let (_, _, message) = invalid(load_with(ASSIGNMENT, &[("basics/hello.toml", "title = \"hi\"\n")]).unwrap_err());
+    let (_, _, message) =
+        invalid(load_with(ASSIGNMENT, &[("basics/hello.toml", "title = \"hi\"\n")]).unwrap_err());
     assert!(message.contains("no [scenario] and no expected transcript"), "{message}");
 }
 

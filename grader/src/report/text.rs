@@ -33,7 +33,13 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
     }
 
     out.push('\n');
-    let width = report.categories.iter().map(|c| c.id.len()).chain(report.pending.iter().map(|p| p.id.len())).max().unwrap_or(0);
+    let width = report
+        .categories
+        .iter()
+        .map(|c| c.id.len())
+        .chain(report.pending.iter().map(|p| p.id.len()))
+        .max()
+        .unwrap_or(0);
     for c in &report.categories {
         let style = score_style(c.score, c.max_score);
         let _ = writeln!(
@@ -43,10 +49,15 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
         );
     }
     for p in &report.pending {
-        let _ = writeln!(out, "  {:<width$}  {:>6} / {:>6.2}   graded by hand  {DIM}{}{DIM:#}", p.id, "—", p.points, p.title);
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>6} / {:>6.2}   graded by hand  {DIM}{}{DIM:#}",
+            p.id, "—", p.points, p.title
+        );
     }
 
-    let failing: Vec<&CaseReport> = report.cases.iter().filter(|c| c.score < c.max_score || c.status != CaseStatus::Passed).collect();
+    let failing: Vec<&CaseReport> =
+        report.cases.iter().filter(|c| c.score < c.max_score || c.status != CaseStatus::Passed).collect();
     if !failing.is_empty() {
         out.push('\n');
     }
@@ -56,7 +67,8 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
 
     let pending: f64 = report.pending.iter().map(|p| p.points).sum();
     let style = score_style(report.score, report.max_score);
-    let _ = write!(out, "\n{BOLD}Score:{BOLD:#} {style}{:.2}{style:#} / {:.2}", report.score, report.max_score);
+    let _ =
+        write!(out, "\n{BOLD}Score:{BOLD:#} {style}{:.2}{style:#} / {:.2}", report.score, report.max_score);
     if pending > 0.0 {
         let _ = write!(out, " automated; {pending:.0} more points graded by hand");
     }
@@ -84,7 +96,11 @@ fn render_case(out: &mut String, case: &CaseReport, diffs: bool) {
         CaseStatus::BuildError => (FAIL, "BILD"),
         CaseStatus::NotRun => (FAIL, "SKIP"),
     };
-    let _ = writeln!(out, "{style}{word}{style:#} {} {DIM}({:.2} / {:.2}){DIM:#}  {}", case.id, case.score, case.max_score, case.title);
+    let _ = writeln!(
+        out,
+        "{style}{word}{style:#} {} {DIM}({:.2} / {:.2}){DIM:#}  {}",
+        case.id, case.score, case.max_score, case.title
+    );
     if let Some(note) = &case.note {
         let _ = writeln!(out, "     {note}");
     }
@@ -93,7 +109,11 @@ fn render_case(out: &mut String, case: &CaseReport, diffs: bool) {
             Some(l) => format!("{l:?}"),
             None => "(end of output)".to_owned(),
         };
-        let _ = writeln!(out, "     first difference at line {} of the output (line {} of the expected transcript):", d.line, d.expected_line);
+        let _ = writeln!(
+            out,
+            "     first difference at line {} of the output (line {} of the expected transcript):",
+            d.line, d.expected_line
+        );
         let _ = writeln!(out, "       expected: {}", shown(&d.expected));
         let _ = writeln!(out, "       actual:   {}", shown(&d.actual));
     }
