@@ -135,6 +135,8 @@ pub struct Build {
     pub duration: Duration,
     /// The command line that runs what was built.
     pub run_argv: Vec<OsString>,
+    /// The environment of every run, before the case's own variables.
+    pub run_env: BTreeMap<String, String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -164,15 +166,18 @@ impl Placeholders<'_> {
                 }
                 out.extend(matches.iter().map(|f| self.build.join(&f.name).into_os_string()));
             } else {
-                let build = self.build.to_string_lossy();
-                let expanded = arg
-                    .replace("{out}", &format!("{build}/prog"))
-                    .replace("{build}", &build)
-                    .replace("{assignment}", &self.assignment.to_string_lossy());
-                out.push(expanded.into());
+                out.push(self.expand_text(arg).into());
             }
         }
         Ok(out)
+    }
+
+    /// Expands `{build}`, `{out}` and `{assignment}` inside one string.
+    fn expand_text(&self, text: &str) -> String {
+        let build = self.build.to_string_lossy();
+        text.replace("{out}", &format!("{build}/prog"))
+            .replace("{build}", &build)
+            .replace("{assignment}", &self.assignment.to_string_lossy())
     }
 }
 
@@ -198,7 +203,7 @@ fn cache_key(assignment: &Assignment, recipe: &BuildRecipe, submission: &Submiss
     field(CACHE_VERSION.as_bytes());
     field(assignment.id.as_bytes());
     field(recipe.name.as_bytes());
-    for arg in recipe.commands.iter().flatten().chain(&recipe.run) {
+    for arg in recipe.commands.iter().flatten().chain(&recipe.run).chain(recipe.env.values()) {
         field(arg.as_bytes());
         // Files of the assignment folder that the recipe uses (a driver, a preload library) are inputs too.
         if let Some(rest) = arg.strip_prefix("{assignment}/") {
@@ -230,17 +235,21 @@ pub fn build(
         Placeholders { build: dir.to_owned(), assignment: &assignment.dir, files: &submission.files }
     };
     let run_argv = |dir: &Path| placeholders(dir).expand(&recipe.run).unwrap_or_default();
+    let run_env = |dir: &Path| {
+        let p = placeholders(dir);
+        recipe.env.iter().map(|(k, v)| (k.clone(), p.expand_text(v))).collect::<BTreeMap<_, _>>()
+    };
 
     if let Ok(text) = std::fs::read_to_string(&entry_path) {
         if let Ok(entry) = serde_json::from_str::<CacheEntry>(&text) {
-            let run_argv = run_argv(&final_dir);
             return Ok(Build {
                 recipe: recipe.name.clone(),
                 ok: entry.ok,
                 log: entry.log,
                 cached: true,
                 duration: Duration::ZERO,
-                run_argv,
+                run_argv: run_argv(&final_dir),
+                run_env: run_env(&final_dir),
             });
         }
     }
@@ -271,6 +280,7 @@ pub fn build(
         cached: false,
         duration: started.elapsed(),
         run_argv: run_argv(&final_dir),
+        run_env: run_env(&final_dir),
     })
 }
 

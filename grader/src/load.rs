@@ -71,6 +71,8 @@ pub struct BuildRecipe {
     pub commands: Vec<Vec<String>>,
     /// The command line that runs what was built; same placeholders.
     pub run: Vec<String>,
+    /// Environment variables of every run (`LD_PRELOAD = "{build}/seed.so"`); same placeholders.
+    pub env: BTreeMap<String, String>,
 }
 
 /// A rubric category.
@@ -190,6 +192,8 @@ struct SubmissionFile {
 struct BuildFile {
     commands: Vec<Vec<String>>,
     run: Vec<String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -346,7 +350,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         .builds
         .into_iter()
         .map(|(name, b)| {
-            let recipe = BuildRecipe { name: name.clone(), commands: b.commands, run: b.run };
+            let recipe = BuildRecipe { name: name.clone(), commands: b.commands, run: b.run, env: b.env };
             (name, recipe)
         })
         .collect();

@@ -1,0 +1,190 @@
+//! The command line as CI scripts and students use it: exit codes, JSON shape, messages.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Runs the grader binary from the repository root with its own build cache.
+fn grader(args: &[&str], cache: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(args)
+        .current_dir(repo())
+        .env("GRADER_CACHE_DIR", cache)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the grader runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn grade_json_of_the_correct_fixture_has_full_marks_and_the_documented_shape() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = grader(
+        &["grade", "fixtures/trouble/correct", "--assignment", "trouble", "--format", "json"],
+        cache.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["score"], report["max_score"]);
+    assert_eq!(report["max_score"], 80.0);
+    let pending: Vec<&str> =
+        report["pending"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(pending, ["style", "survey"]);
+    for category in report["categories"].as_array().unwrap() {
+        assert!(
+            category["id"].is_string() && category["score"].is_number() && category["max_score"].is_number()
+        );
+    }
+    let cases = report["cases"].as_array().unwrap();
+    assert!(cases.len() >= 40);
+    for case in cases {
+        assert_eq!(case["status"], "passed", "{case}");
+        for key in ["id", "category", "score", "max_score"] {
+            assert!(!case[key].is_null(), "{key} in {case}");
+        }
+    }
+}
+
+#[test]
+fn grade_writes_the_report_to_a_file_and_regrading_reuses_the_build() {
+    let cache = tempfile::tempdir().unwrap();
+    let out_file = cache.path().join("report.json");
+    let args = [
+        "grade",
+        "fixtures/trouble/correct",
+        "-a",
+        "trouble",
+        "--format",
+        "json",
+        "-o",
+        out_file.to_str().unwrap(),
+    ];
+    assert!(grader(&args, cache.path()).status.success());
+    let first: serde_json::Value = serde_json::from_slice(&std::fs::read(&out_file).unwrap()).unwrap();
+    assert!(first["builds"].as_array().unwrap().iter().all(|b| b["cached"] == false));
+    assert!(grader(&args, cache.path()).status.success());
+    let second: serde_json::Value = serde_json::from_slice(&std::fs::read(&out_file).unwrap()).unwrap();
+    assert!(second["builds"].as_array().unwrap().iter().all(|b| b["cached"] == true));
+    assert_eq!(first["score"], second["score"]);
+}
+
+#[test]
+fn check_shows_the_first_divergence_and_fails_on_a_buggy_submission() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = grader(&["check", "fixtures/trouble/bug-home-last", "--assignment", "trouble"], cache.path());
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("(visible cases only)"), "{stdout}");
+    assert!(stdout.contains("first difference at line"), "{stdout}");
+    assert!(
+        stdout.contains("--- expected\n") || stdout.contains("--- expected"),
+        "a diff is shown:\n{stdout}"
+    );
+    assert!(!stdout.contains("hidden"), "hidden cases are not run: {stdout}");
+    assert!(!stdout.contains("\u{1b}["), "NO_COLOR is honoured");
+
+    let ok = grader(&["check", "fixtures/trouble/correct", "--assignment", "trouble"], cache.path());
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stdout));
+}
+
+#[test]
+fn fail_under_turns_a_low_score_into_exit_1() {
+    let cache = tempfile::tempdir().unwrap();
+    let args = ["grade", "fixtures/trouble/bug-no-extra-roll", "-a", "trouble", "--fail-under", "90"];
+    assert_eq!(grader(&args, cache.path()).status.code(), Some(1));
+    let args = ["grade", "fixtures/trouble/bug-no-extra-roll", "-a", "trouble", "--fail-under", "50"];
+    assert_eq!(grader(&args, cache.path()).status.code(), Some(0));
+}
+
+#[test]
+fn bless_check_finds_every_committed_sidecar_fresh() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = grader(&["bless", "--check"], cache.path());
+    assert!(out.status.success(), "{}{}", text(&out.stdout), text(&out.stderr));
+    assert!(text(&out.stdout).contains("0 stale"));
+}
+
+#[test]
+fn bless_check_reports_a_stale_sidecar_and_bless_repairs_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = tmp.path().join("cases");
+    let dir = cases.join("trouble");
+    std::fs::create_dir_all(dir.join("compile")).unwrap();
+    std::fs::copy(repo().join("cases/trouble/assignment.toml"), dir.join("assignment.toml")).unwrap();
+    std::fs::write(dir.join("compile/quit.toml"), "title = \"t\"\n[scenario]\ninputs = [\"-1\"]\n").unwrap();
+    std::fs::write(dir.join("compile/quit.stdout"), "Enter a seed: ").unwrap();
+    let cases_arg = cases.to_str().unwrap();
+
+    let out = grader(&["--cases", cases_arg, "bless", "--check"], tmp.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("stale") && text(&out.stdout).contains("quit.stdout"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("compile/quit.stdout")).unwrap(),
+        "Enter a seed: ",
+        "--check writes nothing"
+    );
+
+    assert!(grader(&["--cases", cases_arg, "bless"], tmp.path()).status.success());
+    assert_eq!(std::fs::read_to_string(dir.join("compile/quit.stdout")).unwrap(), "Enter a random seed: ");
+    assert_eq!(std::fs::read_to_string(dir.join("compile/quit.stdin")).unwrap(), "-1\n");
+    assert!(grader(&["--cases", cases_arg, "bless", "--check"], tmp.path()).status.success());
+}
+
+#[test]
+fn a_malformed_case_is_a_usage_error_naming_file_and_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("cases/trouble");
+    std::fs::create_dir_all(dir.join("compile")).unwrap();
+    std::fs::copy(repo().join("cases/trouble/assignment.toml"), dir.join("assignment.toml")).unwrap();
+    std::fs::write(dir.join("compile/bad.toml"), "title = \"t\"\nvisibility = \"secret\"\n").unwrap();
+    let cases_arg = tmp.path().join("cases");
+    let out = grader(&["--cases", cases_arg.to_str().unwrap(), "list"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("bad.toml:2:"), "{stderr}");
+    assert!(stderr.contains("secret"), "{stderr}");
+}
+
+#[test]
+fn a_scenario_that_cannot_progress_is_rejected_by_bless_with_its_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("cases/trouble");
+    std::fs::create_dir_all(dir.join("playerTurn")).unwrap();
+    std::fs::copy(repo().join("cases/trouble/assignment.toml"), dir.join("assignment.toml")).unwrap();
+    let case = "title = \"t\"\n\n[scenario]\nseed = 0\nplayers = 2\npolicy = { seed = 1 }\n";
+    std::fs::write(dir.join("playerTurn/zero.toml"), case).unwrap();
+    let cases_arg = tmp.path().join("cases");
+    let out = grader(&["--cases", cases_arg.to_str().unwrap(), "bless"], tmp.path());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("zero.toml:3:") && stderr.contains("seed 0"), "{stderr}");
+}
+
+#[test]
+fn usage_mistakes_exit_2() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = grader(&["grade", "fixtures/trouble/nowhere", "--assignment", "trouble"], cache.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no submission at"));
+    let out = grader(&["grade", "fixtures/trouble/correct", "--assignment", "chess"], cache.path());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no assignment `chess`"));
+    assert_eq!(grader(&["grade"], cache.path()).status.code(), Some(2));
+}
+
+#[test]
+fn list_shows_the_rubric_and_the_cases() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = grader(&["list"], cache.path());
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("trouble"));
+    assert!(stdout.contains("graded by hand"));
+    assert!(stdout.contains("playerTurn/handout-sample-run"));
+}
