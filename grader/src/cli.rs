@@ -167,8 +167,12 @@ fn emit(text: &str, output: Option<&Path>) -> anyhow::Result<()> {
         }
         None => {
             let mut stdout = anstream::stdout();
-            stdout.write_all(text.as_bytes())?;
-            stdout.flush()?;
+            let written = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+            // `grader check | head` closing the pipe early is not an error worth reporting.
+            match written {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+                _ => {}
+            }
         }
     }
     Ok(())
