@@ -1,0 +1,62 @@
+//! Benchmarks of the grading pipeline: comparison of large outputs, scenario expansion, and whole
+//! gradings of the correct Trouble fixture with a warm and a cold build cache.
+
+use std::path::{Path, PathBuf};
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use grader::build::BuildCache;
+use grader::compare::{compare, CompareSpec, Extent, Normalization, Partial};
+use grader::grade::{grade, GradeOptions};
+use grader::load::load_assignment;
+use reference::CaseKind;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn compare_large_outputs(c: &mut Criterion) {
+    let expected: String = (0..20_000).map(|i| format!("  Line {i}: R5 to G{}\n", i % 7)).collect();
+    let mut actual = expected.clone();
+    actual.insert_str(expected.len() / 2, "an extra line\n");
+    let spec = CompareSpec {
+        normalize: vec![Normalization::WhitespaceRuns, Normalization::BlankLines],
+        partial: Partial::Lines,
+        lenient: vec![(Normalization::AllWhitespace, 0.9), (Normalization::Case, 0.5)],
+    };
+    c.bench_function("compare 20000 lines, one inserted in the middle", |b| {
+        b.iter(|| compare(expected.as_bytes(), actual.as_bytes(), &spec, Extent::Whole))
+    });
+}
+
+fn expand_long_game(c: &mut Criterion) {
+    let table: toml::Table =
+        "seed = 8080\nplayers = 4\npolicy = { seed = 8, illegal-every = 5 }\n".parse().unwrap();
+    let trouble = reference::assignment("trouble").unwrap();
+    c.bench_function("expand a four-player Trouble game to a win", |b| {
+        b.iter(|| trouble.expand(CaseKind::Transcript, &table).unwrap())
+    });
+}
+
+fn grade_correct_fixture(c: &mut Criterion) {
+    let assignment = load_assignment(&repo().join("cases"), "trouble").unwrap();
+    let submission = repo().join("fixtures/trouble/correct");
+    let mut group = c.benchmark_group("grade fixtures/trouble/correct (47 cases)");
+    group.sample_size(10);
+    let warm = tempfile::tempdir().unwrap();
+    let options = GradeOptions { visible_only: false, cache: BuildCache::new(warm.path()) };
+    grade(&assignment, &submission, &options).unwrap();
+    group.bench_function("warm build cache", |b| {
+        b.iter(|| grade(&assignment, &submission, &options).unwrap())
+    });
+    group.bench_function("cold build cache (two gcc builds)", |b| {
+        b.iter(|| {
+            let cold = tempfile::tempdir().unwrap();
+            let options = GradeOptions { visible_only: false, cache: BuildCache::new(cold.path()) };
+            grade(&assignment, &submission, &options).unwrap()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, compare_large_outputs, expand_long_game, grade_correct_fixture);
+criterion_main!(benches);
