@@ -215,7 +215,8 @@ fn list(cases: &Path, assignment: Option<&str>) -> anyhow::Result<u8> {
     let mut out = anstream::stdout();
     for id in selected_ids(cases, assignment)? {
         let a = load::load_assignment(cases, &id)?;
-        writeln!(out, "{}  {}", a.id, a.title)?;
+        let handout = a.handout.as_deref().map(|h| format!(" (handout {h})")).unwrap_or_default();
+        writeln!(out, "{}  {}{handout}", a.id, a.title)?;
         for c in &a.categories {
             let n = a.cases.iter().filter(|k| k.category == c.id).count();
             let how = if c.manual { "graded by hand".to_owned() } else { format!("{n} cases") };

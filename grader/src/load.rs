@@ -143,6 +143,8 @@ pub struct Assignment {
     pub id: String,
     /// Title for reports.
     pub title: String,
+    /// File name of the handout the assignment comes from, for people.
+    pub handout: Option<String>,
     /// The assignment folder.
     pub dir: PathBuf,
     /// Patterns of the files taken from a submission folder.
@@ -337,7 +339,6 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
             format!("id `{}` differs from the folder name `{id}`", file.id.get_ref()),
         ));
     }
-    let _ = file.handout;
 
     let mut submission_files = Vec::new();
     for pattern in &file.submission.files {
@@ -399,6 +400,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
     let mut assignment = Assignment {
         id: id.to_owned(),
         title: file.title,
+        handout: file.handout,
         dir: dir.clone(),
         submission_files,
         builds,

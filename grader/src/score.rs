@@ -143,3 +143,107 @@ pub fn tally(
     }
     (categories, pending, round(score), round(max_score))
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::compare::{CompareSpec, Normalization};
+    use crate::load::{CaseKind, Visibility};
+    use crate::run::Limits;
+
+    fn case(partial: Partial) -> Case {
+        Case {
+            id: "c".into(),
+            title: "c".into(),
+            path: PathBuf::from("c.toml"),
+            category: "cat".into(),
+            weight: 1.0,
+            visibility: Visibility::Visible,
+            kind: CaseKind::Transcript,
+            build: "program".into(),
+            compare: CompareSpec {
+                normalize: vec![Normalization::TrailingWhitespace],
+                partial,
+                lenient: vec![],
+            },
+            limits: Limits::default(),
+            scenario: None,
+            scenario_line: None,
+            env: BTreeMap::new(),
+        }
+    }
+
+    fn outcome(termination: Termination, stdout: &str) -> RunOutcome {
+        RunOutcome {
+            termination,
+            stdout: stdout.as_bytes().to_vec(),
+            stderr: Vec::new(),
+            wall_time: Duration::ZERO,
+            cpu_time: Duration::ZERO,
+            peak_memory_kb: 0,
+        }
+    }
+
+    const BOARD: &str = "board\nEnter move: ";
+
+    #[test]
+    fn a_kill_after_the_complete_transcript_is_forgiven_only_for_programs_that_never_stop() {
+        let looping = outcome(Termination::TimedOut { cpu: false }, "board\nEnter move: Enter move: ");
+        let v = judge(&case(Partial::None), BOARD.as_bytes(), &looping, false);
+        assert_eq!((v.status, v.credit), (CaseStatus::Passed, 1.0));
+        assert!(v.note.unwrap().contains("does not end at end of input"));
+
+        let v = judge(&case(Partial::None), BOARD.as_bytes(), &looping, true);
+        assert_eq!((v.status, v.credit), (CaseStatus::Timeout, 0.0));
+    }
+
+    #[test]
+    fn a_kill_before_the_transcript_is_complete_is_never_forgiven() {
+        let flood = outcome(Termination::OutputLimit, "board\nboard\nboard\n");
+        let v = judge(&case(Partial::None), BOARD.as_bytes(), &flood, false);
+        assert_eq!(v.status, CaseStatus::OutputLimit);
+    }
+
+    #[test]
+    fn a_crash_keeps_partial_credit_for_what_came_before_it() {
+        let expected = "1\n2\n3\n4\n";
+        let crash = outcome(Termination::Signaled { signal: 11, name: "SIGSEGV".into() }, "1\n2\n");
+        let v = judge(&case(Partial::Prefix), expected.as_bytes(), &crash, true);
+        assert_eq!((v.status, v.credit), (CaseStatus::Crashed, 0.5));
+        assert_eq!(v.note.as_deref(), Some("crashed with SIGSEGV"));
+
+        // All four lines right, then the crash: all but the last "line", the ending.
+        let late_crash = outcome(Termination::Signaled { signal: 6, name: "SIGABRT".into() }, expected);
+        let v = judge(&case(Partial::Prefix), expected.as_bytes(), &late_crash, true);
+        assert_eq!((v.status, v.credit), (CaseStatus::Crashed, 0.8));
+        let v = judge(&case(Partial::None), expected.as_bytes(), &late_crash, true);
+        assert_eq!(v.credit, 0.0);
+    }
+
+    #[test]
+    fn case_points_share_the_category_by_weight() {
+        let mut heavy = case(Partial::None);
+        heavy.weight = 3.0;
+        let light = case(Partial::None);
+        let assignment = Assignment {
+            id: "a".into(),
+            title: "a".into(),
+            handout: None,
+            dir: PathBuf::new(),
+            submission_files: vec![],
+            builds: BTreeMap::new(),
+            stops_at_end_of_input: true,
+            categories: vec![crate::load::Category {
+                id: "cat".into(),
+                title: "c".into(),
+                points: 8.0,
+                manual: false,
+            }],
+            cases: vec![],
+        };
+        assert_eq!(case_points(&assignment, &[&heavy, &light]), vec![6.0, 2.0]);
+    }
+}
