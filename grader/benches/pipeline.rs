@@ -1,6 +1,9 @@
 //! Benchmarks of the grading pipeline: comparison of large outputs, scenario expansion, and whole
 //! gradings of the correct Trouble fixture with a warm and a cold build cache.
 
+// criterion_group! generates an undocumented public function.
+#![allow(missing_docs)]
+
 use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion};

@@ -104,3 +104,17 @@ fn a_submission_that_does_not_compile_is_a_build_error_in_every_case() {
     assert!(report.cases.iter().all(|c| c.status == CaseStatus::BuildError));
     insta::assert_snapshot!("does-not-compile", plain_text(&report));
 }
+
+#[test]
+fn trivia_costs_what_the_rubric_says_and_is_reported_as_such() {
+    let report = grade_fixture("trivia-spacing");
+    let turn = report.categories.iter().find(|c| c.id == "playerTurn").unwrap();
+    assert_eq!(turn.score, 13.5, "a prompt without its space keeps 90% of playerTurn");
+    assert_eq!(losing(&report), BTreeSet::from(["playerTurn"]), "the extra blank lines cost nothing");
+    for case in report.cases.iter().filter(|c| c.category == "playerTurn") {
+        assert_eq!(case.status, CaseStatus::Passed);
+        assert_eq!(case.leniency, [grader::compare::Normalization::AllWhitespace]);
+        assert!(case.note.as_deref().unwrap().contains("matched only when ignoring all whitespace"));
+    }
+    insta::assert_snapshot!("trivia-spacing", plain_text(&report));
+}
