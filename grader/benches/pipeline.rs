@@ -25,6 +25,7 @@ fn compare_large_outputs(c: &mut Criterion) {
         normalize: vec![Normalization::WhitespaceRuns, Normalization::BlankLines],
         partial: Partial::Lines,
         lenient: vec![(Normalization::AllWhitespace, 0.9), (Normalization::Case, 0.5)],
+        loose_lines: None,
     };
     c.bench_function("compare 20000 lines, one inserted in the middle", |b| {
         b.iter(|| compare(expected.as_bytes(), actual.as_bytes(), &spec, Extent::Whole))

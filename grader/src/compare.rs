@@ -52,11 +52,24 @@ pub enum Partial {
     Prefix,
 }
 
+/// A regular expression selecting lines, compared by its text.
+#[derive(Debug, Clone)]
+pub struct LinePattern(pub regex::Regex);
+
+impl PartialEq for LinePattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.as_str() == other.0.as_str()
+    }
+}
+
 /// How a case's output is compared: free normalisations, partial credit, and a ladder of costly ones.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompareSpec {
     /// Applied always, at no cost.
     pub normalize: Vec<Normalization>,
+    /// Lines matching this pattern (in either output) also have their whitespace runs collapsed, at no
+    /// cost: drawings whose spacing the handout lost, while messages stay exact.
+    pub loose_lines: Option<LinePattern>,
     /// Credit for a mismatch.
     pub partial: Partial,
     /// Tried in turn (highest credit first, cumulatively) when the output does not match: a match then
@@ -111,15 +124,18 @@ struct Lines<'a> {
 }
 
 impl<'a> Lines<'a> {
-    fn new(text: &'a str, norms: &[Normalization]) -> Self {
+    fn new(text: &'a str, norms: &[Normalization], loose: Option<&LinePattern>) -> Self {
         let mut raw: Vec<&str> = text.split('\n').collect();
         if text.ends_with('\n') || text.is_empty() {
             raw.pop();
         }
         let mut normalized = Vec::with_capacity(raw.len());
         let mut origin = Vec::with_capacity(raw.len());
+        let mut loose_norms = norms.to_vec();
+        loose_norms.push(Normalization::WhitespaceRuns);
         for (i, line) in raw.iter().enumerate() {
-            let line = normalize_line(line, norms);
+            let is_loose = loose.is_some_and(|p| p.0.is_match(line));
+            let line = normalize_line(line, if is_loose { &loose_norms } else { norms });
             if norms.contains(&Normalization::BlankLines) && line.trim().is_empty() {
                 continue;
             }
@@ -158,7 +174,8 @@ fn normalize_line(line: &str, norms: &[Normalization]) -> String {
 pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Extent) -> Comparison {
     let expected = String::from_utf8_lossy(expected);
     let actual = String::from_utf8_lossy(actual);
-    let base = Attempt::new(&expected, &actual, &spec.normalize, extent);
+    let loose = spec.loose_lines.as_ref();
+    let base = Attempt::new(&expected, &actual, &spec.normalize, loose, extent);
     let (divergence, diff) = if base.matched { (None, None) } else { (base.divergence(), Some(base.diff())) };
     let expected_lines = base.expected.normalized.len();
     if base.matched {
@@ -184,7 +201,7 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
         norms.push(norm);
         leniency.push(norm);
         credit = credit.min(cost_credit);
-        if Attempt::new(&expected, &actual, &norms, extent).matched {
+        if Attempt::new(&expected, &actual, &norms, loose, extent).matched {
             return Comparison { matched: true, credit, leniency, divergence, diff, expected_lines };
         }
     }
@@ -205,9 +222,15 @@ struct Attempt<'a> {
 }
 
 impl<'a> Attempt<'a> {
-    fn new(expected: &'a str, actual: &'a str, norms: &[Normalization], extent: Extent) -> Self {
-        let expected = Lines::new(expected, norms);
-        let actual = Lines::new(actual, norms);
+    fn new(
+        expected: &'a str,
+        actual: &'a str,
+        norms: &[Normalization],
+        loose: Option<&LinePattern>,
+        extent: Extent,
+    ) -> Self {
+        let expected = Lines::new(expected, norms, loose);
+        let actual = Lines::new(actual, norms, loose);
         let matched = match extent {
             Extent::Whole => expected.normalized == actual.normalized,
             // The last expected line is often a prompt the program printed again and again on the
@@ -376,6 +399,17 @@ mod tests {
         assert!(diff.starts_with("--- expected\n+++ actual\n"));
         assert_eq!(diff.lines().count(), MAX_DIFF_LINES + 1);
         assert!(diff.ends_with("more diff lines)\n"));
+    }
+
+    #[test]
+    fn loose_lines_forgive_spacing_only_where_the_pattern_matches() {
+        let mut s = spec(&[Normalization::TrailingWhitespace]);
+        s.loose_lines = Some(LinePattern(regex::Regex::new(r"^\s*(\d|[WR|]\s)").unwrap()));
+        let board = b"13 14    15\nW  |  R\nRolling dice:  2 5\n";
+        let c = compare(board, b"13 14 15\nW | R\nRolling dice:  2 5\n", &s, Extent::Whole);
+        assert!(c.matched);
+        let c = compare(board, b"13 14 15\nW | R\nRolling dice: 2 5\n", &s, Extent::Whole);
+        assert!(!c.matched, "a message's spacing still counts");
     }
 
     #[test]

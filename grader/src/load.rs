@@ -13,7 +13,7 @@ use toml::Spanned;
 
 pub use reference::CaseKind;
 
-use crate::compare::{CompareSpec, Normalization, Partial};
+use crate::compare::{CompareSpec, LinePattern, Normalization, Partial};
 use crate::run::Limits;
 
 /// The file every assignment folder has.
@@ -231,6 +231,7 @@ struct LimitsFile {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct CompareFile {
     normalize: Option<Vec<Normalization>>,
+    loose_lines: Option<Spanned<String>>,
     partial: Option<Partial>,
     lenient: Option<BTreeMap<Normalization, Spanned<f64>>>,
 }
@@ -580,6 +581,11 @@ fn compare_from(
     }
     if let Some(p) = file.partial {
         spec.partial = p;
+    }
+    if let Some(pattern) = &file.loose_lines {
+        let regex = regex::Regex::new(pattern.get_ref())
+            .map_err(|e| source.error_at(pattern.span(), format!("bad loose-lines pattern: {e}")))?;
+        spec.loose_lines = Some(LinePattern(regex));
     }
     if let Some(lenient) = &file.lenient {
         let mut ladder = Vec::new();

@@ -167,7 +167,7 @@ mod tests {
             compare: CompareSpec {
                 normalize: vec![Normalization::TrailingWhitespace],
                 partial,
-                lenient: vec![],
+                ..CompareSpec::default()
             },
             limits: Limits::default(),
             scenario: None,
