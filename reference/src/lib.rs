@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 
+pub mod backgammon;
 pub mod rng;
 pub mod trouble;
 
@@ -56,7 +57,7 @@ pub trait Assignment: Sync {
 
 /// Every assignment the reference knows.
 pub fn assignments() -> &'static [&'static dyn Assignment] {
-    &[&trouble::Trouble]
+    &[&trouble::Trouble, &backgammon::Backgammon]
 }
 
 /// The assignment with this id, if the reference knows it.

@@ -4,6 +4,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use reference::backgammon::{console, driver, scenario};
+use reference::rng::GlibcRandom;
 
 /// Exit status when a driver script is rejected (usage error).
 const EXIT_USAGE: u8 = 2;
@@ -27,6 +29,18 @@ enum Command {
         /// Answer the function-level driver's command language instead (cases/trouble/README.md).
         #[arg(long)]
         driver: bool,
+    },
+    /// Runs the backgammon program (a correct submission) on stdin/stdout.
+    ///
+    /// The dice are glibc's `random()` after `srandom(N)` with `--seed N`, else with the seed in
+    /// BACKGAMMON_SEED when it is set (as the cases' preload library does), else never seeded.
+    Backgammon {
+        /// Answer the function-level driver's command language instead (cases/backgammon/README.md).
+        #[arg(long, conflicts_with = "seed")]
+        driver: bool,
+        /// The argument of `srandom` (0 to 4294967295).
+        #[arg(long)]
+        seed: Option<u32>,
     },
 }
 
@@ -52,6 +66,18 @@ fn main_impl(cli: Cli) -> ExitCode {
                 reference::trouble::driver::DriverError::Rejected(e) => (EXIT_USAGE, e.to_string()),
                 reference::trouble::driver::DriverError::Io(e) => (EXIT_INTERNAL, e.to_string()),
             }),
+        Command::Backgammon { driver: false, seed } => backgammon_seed(seed).and_then(|seed| {
+            let mut dice = seed.map_or_else(GlibcRandom::default, GlibcRandom::new);
+            console::run_stdin(&mut input, &mut output, &mut dice)
+                .map(|_| ())
+                .map_err(|e| (EXIT_INTERNAL, e.to_string()))
+        }),
+        Command::Backgammon { driver: true, .. } => {
+            driver::run(&mut input, &mut output).map_err(|e| match e {
+                driver::DriverError::Rejected(e) => (EXIT_USAGE, e.to_string()),
+                driver::DriverError::Io(e) => (EXIT_INTERNAL, e.to_string()),
+            })
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -59,5 +85,18 @@ fn main_impl(cli: Cli) -> ExitCode {
             eprintln!("reference: {message}");
             ExitCode::from(code)
         }
+    }
+}
+
+/// The seed of `--seed`, else of the environment variable the cases' preload library reads.
+fn backgammon_seed(flag: Option<u32>) -> Result<Option<u32>, (u8, String)> {
+    if flag.is_some() {
+        return Ok(flag);
+    }
+    match std::env::var(scenario::SEED_VARIABLE) {
+        Ok(value) => value.trim().parse::<u32>().map(Some).map_err(|_| {
+            (EXIT_USAGE, format!("{} `{value}` is not 0 to 4294967295", scenario::SEED_VARIABLE))
+        }),
+        Err(_) => Ok(None),
     }
 }

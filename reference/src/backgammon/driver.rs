@@ -1,0 +1,263 @@
+//! The function-level driver's command language (`cases/backgammon/README.md`), answered by the rules.
+//!
+//! `cases/backgammon/driver.c` links a student's functions and reads these commands; this module
+//! prints what that driver prints when the student's functions are correct, so unit cases' expected
+//! output is generated. Scripts whose answer the handout leaves open are rejected.
+
+use std::io::{self, BufRead, Write};
+
+use super::console::write_board;
+use super::rules::{check_board_bounds, Board, CheckFunction, Colour, BOARD_SIZE, NUM_PIECES};
+use crate::ScenarioError;
+
+/// The largest magnitude the driver accepts for an int argument (as the Trouble driver does).
+pub const INT_LIMIT: i32 = 1_000_000;
+
+/// A command the driver refuses: unknown, malformed, or with no defined answer in this state.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Rejection(pub String);
+
+/// The driver: the course's globals, once a script has set them.
+#[derive(Debug, Clone, Default)]
+pub struct Driver {
+    /// `None` until `start` or `clear`: what `board.c` initialises them to is not part of the contract.
+    globals: Option<Board>,
+}
+
+impl Driver {
+    /// A driver whose globals are not set yet: `start` or `clear` must come before any command that
+    /// reads or changes them.
+    pub fn new() -> Self {
+        Self { globals: None }
+    }
+
+    /// The globals, once set.
+    pub fn board(&self) -> Option<&Board> {
+        self.globals.as_ref()
+    }
+
+    /// Executes one line and returns everything the C driver prints for it: nothing for an empty
+    /// line or one whose first token starts with `#`, otherwise the echo `> ` and the tokens joined by
+    /// single spaces, then the command's own output.
+    pub fn execute(&mut self, line: &str) -> Result<String, Rejection> {
+        // The C driver splits at spaces, tabs and carriage returns only.
+        let tokens: Vec<&str> = line.split([' ', '\t', '\r']).filter(|t| !t.is_empty()).collect();
+        let Some((&name, args)) = tokens.split_first() else {
+            return Ok(String::new());
+        };
+        if name.starts_with('#') {
+            return Ok(String::new());
+        }
+        let mut out = format!("> {}\n", tokens.join(" ")).into_bytes();
+        self.command(name, args, &mut out).map_err(|e| Rejection(e.to_string()))?;
+        Ok(String::from_utf8(out).expect("the driver prints ASCII"))
+    }
+
+    fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()> {
+        let arity = |n: usize, usage: &str| -> anyhow::Result<()> {
+            anyhow::ensure!(args.len() == n, "usage: {usage}");
+            Ok(())
+        };
+        match name {
+            "start" => {
+                arity(0, name)?;
+                self.globals = Some(Board::start());
+            }
+            "clear" => {
+                arity(0, name)?;
+                self.globals = Some(Board::empty());
+            }
+            "set" => {
+                arity(3, "set COLOUR POINT N")?;
+                let colour = colour(args[0])?;
+                let point = int(args[1], 1, BOARD_SIZE, "point")?;
+                let count = int(args[2], 0, NUM_PIECES, "count")?;
+                self.board_mut()?.set_count(colour, point, count)?;
+            }
+            "bar" => {
+                arity(2, "bar COLOUR N")?;
+                let colour = colour(args[0])?;
+                let count = int(args[1], 0, NUM_PIECES, "count")?;
+                self.board_mut()?.set_bar(colour, count)?;
+            }
+            "print" => {
+                arity(0, name)?;
+                let board = self.board_ref()?;
+                if let Some(point) = board.mixed_point() {
+                    anyhow::bail!(
+                        "point {point} holds checkers of both colours, which no game reaches: how \
+                         print_board draws it is not defined"
+                    );
+                }
+                write_board(out, board)?;
+            }
+            "check" => {
+                arity(5, "check FUNCTION COLOUR FROM TO DIE")?;
+                let function = CheckFunction::from_name(args[0]).ok_or_else(|| {
+                    let names: Vec<&str> = CheckFunction::ALL.iter().map(|f| f.name()).collect();
+                    anyhow::anyhow!("unknown function `{}` ({})", args[0], names.join(", "))
+                })?;
+                let mover = colour(args[1])?;
+                let from = int(args[2], -INT_LIMIT, INT_LIMIT, "FROM")?;
+                let to = int(args[3], -INT_LIMIT, INT_LIMIT, "TO")?;
+                let die = u8::try_from(int(args[4], 1, 6, "die")?)?;
+                let before = *self.board_ref()?;
+                let validity = function.answer(&before, mover, from, to, die)?;
+                // A correct function changes no global; the C driver reports any that did.
+                let after = before;
+                writeln!(out, "{} returned {}", function.name(), validity.value())?;
+                for line in changes(function.name(), &before, &after) {
+                    writeln!(out, "{line}")?;
+                }
+            }
+            "bounds" => {
+                arity(1, "bounds N")?;
+                let index = int(args[0], -INT_LIMIT, INT_LIMIT, "N")?;
+                writeln!(out, "check_board_bounds returned {}", check_board_bounds(index).value())?;
+            }
+            "dump" => {
+                arity(0, name)?;
+                write_dump(out, self.board_ref()?)?;
+            }
+            _ => {
+                anyhow::bail!("unknown command `{name}` (start, clear, set, bar, print, check, bounds, dump)")
+            }
+        }
+        Ok(())
+    }
+
+    fn board_ref(&self) -> anyhow::Result<&Board> {
+        self.globals.as_ref().ok_or_else(unset)
+    }
+
+    fn board_mut(&mut self) -> anyhow::Result<&mut Board> {
+        self.globals.as_mut().ok_or_else(unset)
+    }
+}
+
+fn unset() -> anyhow::Error {
+    anyhow::anyhow!(
+        "the globals are not set yet (what board.c initialises them to is not defined): start the \
+         script with start or clear"
+    )
+}
+
+/// The globals in `dump` order, each with its C name: `the_board_white[1..=24]`,
+/// `the_board_red[1..=24]`, `the_bar_white`, `the_bar_red`, `num_white`, `num_red`.
+pub fn globals(board: &Board) -> Vec<(String, i32)> {
+    let mut all = Vec::with_capacity(52);
+    for colour in Colour::ALL {
+        let name = array_name(colour);
+        for (point, &count) in board.points(colour).iter().enumerate().skip(1) {
+            all.push((format!("{name}[{point}]"), count));
+        }
+    }
+    all.push(("the_bar_white".to_owned(), board.bar(Colour::White)));
+    all.push(("the_bar_red".to_owned(), board.bar(Colour::Red)));
+    all.push(("num_white".to_owned(), board.num(Colour::White)));
+    all.push(("num_red".to_owned(), board.num(Colour::Red)));
+    all
+}
+
+fn array_name(colour: Colour) -> &'static str {
+    match colour {
+        Colour::White => "the_board_white",
+        Colour::Red => "the_board_red",
+    }
+}
+
+/// The lines the C driver prints after a check function that changed globals:
+/// `FUNCTION changed NAME from A to B`, one per global that differs, in `dump` order.
+pub fn changes(function: &str, before: &Board, after: &Board) -> Vec<String> {
+    globals(before)
+        .into_iter()
+        .zip(globals(after))
+        .filter(|((_, a), (_, b))| a != b)
+        .map(|((name, a), (_, b))| format!("{function} changed {name} from {a} to {b}"))
+        .collect()
+}
+
+/// `dump`: the two arrays (points 1..=24), the bars and the counts, each value preceded by a space.
+pub fn write_dump(out: &mut dyn Write, board: &Board) -> io::Result<()> {
+    for colour in Colour::ALL {
+        write!(out, "{}:", array_name(colour))?;
+        for count in &board.points(colour)[1..] {
+            write!(out, " {count}")?;
+        }
+        writeln!(out)?;
+    }
+    writeln!(out, "the_bar_white: {}", board.bar(Colour::White))?;
+    writeln!(out, "the_bar_red: {}", board.bar(Colour::Red))?;
+    writeln!(out, "num_white: {}", board.num(Colour::White))?;
+    writeln!(out, "num_red: {}", board.num(Colour::Red))
+}
+
+fn int(token: &str, min: i32, max: i32, what: &str) -> anyhow::Result<i32> {
+    token
+        .parse::<i32>()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| anyhow::anyhow!("{what} `{token}` is not a number {min}..{max}"))
+}
+
+fn colour(token: &str) -> anyhow::Result<Colour> {
+    match token {
+        "white" => Ok(Colour::White),
+        "red" => Ok(Colour::Red),
+        _ => anyhow::bail!("colour `{token}` is not white or red"),
+    }
+}
+
+/// Runs a whole script and returns the driver's output; a rejected line is an error naming its
+/// 1-based number and text.
+pub fn run_script<S: AsRef<str>>(lines: &[S]) -> Result<String, ScenarioError> {
+    let mut driver = Driver::new();
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let line = line.as_ref();
+        let printed = driver
+            .execute(line)
+            .map_err(|e| ScenarioError::new(format!("command {} (`{line}`): {e}", i + 1)))?;
+        out.push_str(&printed);
+    }
+    Ok(out)
+}
+
+/// Why [`run`] stopped before the end of its input.
+#[derive(Debug, thiserror::Error)]
+pub enum DriverError {
+    /// A line was rejected; the output of the lines before it has been written.
+    #[error(transparent)]
+    Rejected(#[from] ScenarioError),
+    /// Reading or writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// Runs the driver language line by line from `input` (`reference backgammon --driver`).
+pub fn run(input: &mut dyn BufRead, output: &mut dyn Write) -> Result<(), DriverError> {
+    let mut driver = Driver::new();
+    let mut buffer = Vec::new();
+    let mut number = 0;
+    loop {
+        buffer.clear();
+        if input.read_until(b'\n', &mut buffer)? == 0 {
+            break;
+        }
+        number += 1;
+        let line = String::from_utf8_lossy(&buffer);
+        let line = line.trim_end_matches(['\n', '\r']);
+        match driver.execute(line) {
+            Ok(printed) => {
+                output.write_all(printed.as_bytes())?;
+                output.flush()?;
+            }
+            Err(e) => {
+                let message = format!("command {number} (`{line}`): {e}");
+                return Err(ScenarioError::new(message).into());
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,471 @@
+//! Expansion of a backgammon case's `[scenario]` table into the stdin fed to a program, its
+//! environment, and the stdout a correct program prints.
+//!
+//! Transcript cases either list every move typed (`inputs`) or give a policy that plays the game
+//! (`policy`), with an optional `seed` for the dice; unit cases list driver commands. Every value that
+//! could not give a well-defined transcript is an error here, before any student program runs.
+//!
+//! The dice: without `seed`, glibc's default sequence (an unmodified program never seeds); with
+//! `seed = N`, the environment gets `BACKGAMMON_SEED=N`, which the case's preload library passes to
+//! `srandom`, and the reference rolls [`GlibcRandom::new`]`(N)`.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use serde::Deserialize;
+
+use super::console::{self, parse_move, Ending, InputSource, Options, Prompt};
+use super::driver;
+use super::rules::{valid_moves_with, Board, Colour, Move, BOARD_SIZE};
+use crate::rng::GlibcRandom;
+use crate::{CaseKind, Expansion, ScenarioError};
+
+/// The environment variable the preload library reads the seed from.
+pub const SEED_VARIABLE: &str = "BACKGAMMON_SEED";
+/// The most turns a policy may play (transcripts must stay readable: a turn prints two boards).
+pub const MAX_TURNS: u64 = 1000;
+
+/// Expands a case's `[scenario]` table.
+pub fn expand(kind: CaseKind, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
+    match kind {
+        CaseKind::Transcript => expand_transcript(scenario),
+        CaseKind::Unit => expand_unit(scenario),
+    }
+}
+
+/// `[scenario]` of a transcript case: exactly one of `inputs` or `policy`, and an optional `seed`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct TranscriptScenario {
+    /// Every move typed, one line each, ending with `0 0`.
+    inputs: Option<Vec<String>>,
+    /// The argument of `srandom` (0..=4294967295); none: the program is not seeded.
+    seed: Option<i64>,
+    /// How moves are chosen.
+    policy: Option<PolicyConfig>,
+}
+
+/// `policy = { seed = 7, turns = 40, invalid-every = 3, style = "race" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct PolicyConfig {
+    /// Seed of the `fastrand` generator choosing the moves.
+    seed: u64,
+    /// Turns played before `0 0` is typed at the first prompt of the next one.
+    turns: u64,
+    /// At every Nth move decision, type an invalid move first.
+    invalid_every: Option<u64>,
+    /// How valid moves are chosen (default `random`).
+    #[serde(default)]
+    style: Style,
+}
+
+/// How the policy chooses among the valid moves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Style {
+    /// Uniformly (for a first move, among those that leave the other die a move, when there are).
+    #[default]
+    Random,
+    /// Bearing off first, then the rearmost checker, then hits: games reach bearing off.
+    Race,
+    /// Hits first, so that checkers go to the bar and enter again.
+    Hit,
+}
+
+/// `[scenario]` of a unit case.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct UnitScenario {
+    /// The driver commands, one line each.
+    commands: Vec<String>,
+}
+
+fn parse<T: serde::de::DeserializeOwned>(table: &toml::Table) -> Result<T, ScenarioError> {
+    toml::Value::Table(table.clone())
+        .try_into()
+        .map_err(|e: toml::de::Error| ScenarioError::new(format!("scenario: {}", e.message())))
+}
+
+fn error<T>(message: impl Into<String>) -> Result<T, ScenarioError> {
+    Err(ScenarioError::new(message))
+}
+
+/// Expands a transcript case: the whole program's stdin, environment and stdout.
+pub fn expand_transcript(scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
+    let s: TranscriptScenario = parse(scenario)?;
+    let seed = match s.seed {
+        None => None,
+        Some(seed) => match u32::try_from(seed) {
+            Ok(seed) => Some(seed),
+            Err(_) => {
+                return error(format!("scenario: seed {seed} is not an unsigned int (0 to 4294967295)"))
+            }
+        },
+    };
+    let mut expansion = match (s.inputs, s.policy) {
+        (Some(inputs), None) => explicit(inputs, seed)?,
+        (None, Some(policy)) => with_policy(&policy, seed)?,
+        (Some(_), Some(_)) => return error("scenario: give either `inputs` or `policy`, not both"),
+        (None, None) => return error("scenario: a transcript needs `inputs = [...]` or `policy = { ... }`"),
+    };
+    if let Some(seed) = seed {
+        expansion.env = BTreeMap::from([(SEED_VARIABLE.to_owned(), seed.to_string())]);
+    }
+    Ok(expansion)
+}
+
+/// Expands a unit case: the driver commands and the driver's output.
+pub fn expand_unit(scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
+    let s: UnitScenario = parse(scenario)?;
+    if s.commands.is_empty() {
+        return error("scenario: `commands` is empty");
+    }
+    if let Some((i, c)) = s.commands.iter().enumerate().find(|(_, c)| c.contains(['\n', '\r'])) {
+        return error(format!("command {} ({c:?}) holds a line break", i + 1));
+    }
+    let stdout = driver::run_script(&s.commands)?;
+    Ok(Expansion { stdin: lines(&s.commands), stdout: stdout.into_bytes(), env: BTreeMap::new() })
+}
+
+/// Each line followed by a newline.
+fn lines<S: AsRef<str>>(lines: &[S]) -> Vec<u8> {
+    lines.iter().flat_map(|t| t.as_ref().bytes().chain(std::iter::once(b'\n'))).collect()
+}
+
+/// The dice of a case: glibc's `random()` after `srandom(seed)`, or never seeded.
+fn dice(seed: Option<u32>) -> GlibcRandom {
+    seed.map_or_else(GlibcRandom::default, GlibcRandom::new)
+}
+
+/// Runs the console on a source and returns its stdout and session.
+fn play(
+    source: &mut dyn InputSource,
+    seed: Option<u32>,
+    turn_limit: u64,
+) -> Result<(Vec<u8>, console::Session), ScenarioError> {
+    let mut out = Vec::new();
+    let options = Options { turn_limit: Some(turn_limit), ..Options::default() };
+    let session = console::run(source, &mut dice(seed), &mut out, options)
+        .map_err(|e| ScenarioError::new(format!("writing the transcript: {e}")))?;
+    Ok((out, session))
+}
+
+/// How an ending reads in messages.
+fn describe(ending: &Ending) -> String {
+    match ending {
+        Ending::Quit { mover, turn } => format!("0 0 typed at {mover}'s prompt of turn {turn}"),
+        Ending::InputEnded { mover, turn } => format!("inputs end at {mover}'s prompt of turn {turn}"),
+        Ending::NotAMove { mover, turn, text } => {
+            format!("`{text}` at {mover}'s prompt of turn {turn} is not two ints")
+        }
+        Ending::DiceRanOut { turn } => format!("no dice for turn {turn}"),
+        Ending::TurnLimit { turns } => format!("the program did not end within {turns} turns"),
+    }
+}
+
+/// The explicit form: every move typed, in order.
+fn explicit(inputs: Vec<String>, seed: Option<u32>) -> Result<Expansion, ScenarioError> {
+    let mut source = Checked { lines: inputs.into(), typed: 0, error: None };
+    let (stdout, session) = play(&mut source, seed, MAX_TURNS)?;
+    if let Some(e) = source.error {
+        return Err(e);
+    }
+    match session.ending {
+        Ending::Quit { .. } => {}
+        ref other => {
+            let hint = match other {
+                Ending::InputEnded { .. } => " (end the inputs with \"0 0\" to stop the program there)",
+                _ => "",
+            };
+            return error(format!("{}{hint}", describe(other)));
+        }
+    }
+    if !source.lines.is_empty() {
+        let rest: Vec<String> = source.lines.iter().map(|t| format!("`{t}`")).collect();
+        return error(format!(
+            "{} input(s) remain after the program ended ({}): {}",
+            rest.len(),
+            describe(&session.ending),
+            rest.join(", ")
+        ));
+    }
+    Ok(Expansion { stdin: lines(&session.consumed), stdout, env: BTreeMap::new() })
+}
+
+/// The explicit list, checked line by line: each must be a move a correct program can read.
+struct Checked {
+    lines: VecDeque<String>,
+    typed: usize,
+    error: Option<ScenarioError>,
+}
+
+impl InputSource for Checked {
+    fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+        let line = self.lines.pop_front()?;
+        self.typed += 1;
+        if parse_move(&line).is_some() {
+            return Some(line);
+        }
+        self.error = Some(ScenarioError::new(format!(
+            "input {} (`{line}`) at {}'s prompt of turn {} is not two ints (the program reads each \
+             move with scanf(\"%d %d\"))",
+            self.typed, prompt.mover, prompt.turn
+        )));
+        None
+    }
+}
+
+/// The policy form.
+fn with_policy(config: &PolicyConfig, seed: Option<u32>) -> Result<Expansion, ScenarioError> {
+    if config.invalid_every == Some(0) {
+        return error("scenario: policy.invalid-every must be at least 1");
+    }
+    if config.turns > MAX_TURNS {
+        return error(format!("scenario: policy.turns is {}, more than {MAX_TURNS}", config.turns));
+    }
+    let mut source = Policy::new(config);
+    // One turn more than the policy plays: it types 0 0 at the first prompt of that turn.
+    let (stdout, session) = play(&mut source, seed, config.turns + 1)?;
+    match session.ending {
+        Ending::Quit { .. } => {}
+        ref other => return error(format!("the policy did not end the program: {}", describe(other))),
+    }
+    Ok(Expansion { stdin: lines(&session.consumed), stdout, env: BTreeMap::new() })
+}
+
+/// Plays the game: valid moves chosen by a style, an invalid move now and then, and `0 0` after the
+/// last turn or as soon as the mover is stuck.
+///
+/// The handout leaves one choice open: which die a first move uses when it is valid with both
+/// (bearing off from nearer than both dice). The policy keeps every remaining-dice state a correct
+/// program may be in, types as valid only moves that all of them accept and as invalid only moves
+/// that all of them refuse, and counts the mover as stuck when no move is accepted by all. So any two
+/// correct programs print the same transcript.
+#[derive(Debug)]
+pub struct Policy {
+    rng: fastrand::Rng,
+    turns: u64,
+    invalid_every: Option<u64>,
+    style: Style,
+    /// Move decisions taken so far (the retry after a deliberate mistake is part of its decision).
+    decisions: u64,
+    /// The last line was a deliberate invalid move: the next must be valid.
+    owe_valid: bool,
+    /// After a first move: the remaining dice of each correct program (two lists when the move was
+    /// valid with both dice).
+    after_first: Vec<Vec<u8>>,
+}
+
+impl Policy {
+    fn new(config: &PolicyConfig) -> Self {
+        Self::with(config.seed, config.turns, config.invalid_every, config.style)
+    }
+
+    /// A policy choosing with `fastrand::Rng::with_seed(seed)`, typing `0 0` after `turns` turns and
+    /// an invalid move at every `invalid_every`th decision.
+    pub fn with(seed: u64, turns: u64, invalid_every: Option<u64>, style: Style) -> Self {
+        Self {
+            rng: fastrand::Rng::with_seed(seed),
+            turns,
+            invalid_every,
+            style,
+            decisions: 0,
+            owe_valid: false,
+            after_first: Vec::new(),
+        }
+    }
+
+    /// The remaining dice of each correct program at this prompt.
+    fn alternatives(&self, prompt: &Prompt<'_>) -> Vec<Vec<u8>> {
+        if prompt.remaining.len() == 2 {
+            vec![prompt.remaining.to_vec()]
+        } else {
+            debug_assert!(self.after_first.iter().any(|alt| alt == prompt.remaining));
+            self.after_first.clone()
+        }
+    }
+
+    fn choose(&mut self, prompt: &Prompt<'_>) -> Move {
+        if prompt.turn > self.turns {
+            return Move::QUIT;
+        }
+        let alternatives = self.alternatives(prompt);
+        let (board, mover) = (prompt.board, prompt.mover);
+        let sets: Vec<Vec<Move>> =
+            alternatives.iter().map(|dice| valid_moves_with(board, mover, dice)).collect();
+        let accepted = accepted_moves(board, mover, &alternatives);
+        if accepted.is_empty() {
+            return Move::QUIT;
+        }
+        if !self.owe_valid {
+            self.decisions += 1;
+            if self.invalid_every.is_some_and(|n| self.decisions % n == 0) {
+                let refused = |mv: &Move| sets.iter().all(|s| !s.contains(mv)) && *mv != Move::QUIT;
+                let groups: Vec<Vec<Move>> = invalid_candidates(board, mover, &alternatives)
+                    .into_iter()
+                    .map(|group| group.into_iter().filter(refused).collect::<Vec<Move>>())
+                    .filter(|group| !group.is_empty())
+                    .collect();
+                if !groups.is_empty() {
+                    let group = &groups[self.rng.usize(..groups.len())];
+                    self.owe_valid = true;
+                    return group[self.rng.usize(..group.len())];
+                }
+            }
+        }
+        self.owe_valid = false;
+        if prompt.remaining.len() < 2 {
+            return self.pick(board, mover, &accepted);
+        }
+        // A first move: prefer those after which the other die still has a move, so that the policy
+        // does not get itself stuck.
+        let follow_ups: Vec<(Move, Vec<Vec<u8>>)> =
+            accepted.iter().map(|&mv| (mv, after_first(board, mover, prompt.remaining, mv))).collect();
+        let open: Vec<Move> = follow_ups
+            .iter()
+            .filter(|(mv, alternatives)| {
+                // The board after the move does not depend on the die it used.
+                let mut next = *board;
+                let die = prompt.remaining.iter().copied().find(|&d| board.check(mover, *mv, d).is_ok());
+                die.is_some_and(|d| next.play(mover, *mv, d).is_ok())
+                    && !accepted_moves(&next, mover, alternatives).is_empty()
+            })
+            .map(|(mv, _)| *mv)
+            .collect();
+        let mv = self.pick(board, mover, if open.is_empty() { &accepted } else { &open });
+        self.after_first = follow_ups.into_iter().find(|(m, _)| *m == mv).map(|(_, a)| a).unwrap_or_default();
+        mv
+    }
+
+    /// One of the accepted moves, as the style prefers.
+    fn pick(&mut self, board: &Board, mover: Colour, accepted: &[Move]) -> Move {
+        let score = |mv: &Move| -> i32 {
+            let hit = i32::from(board.would_hit(mover, *mv));
+            let rearness = if mv.from == 0 { 25 } else { mover.distance_off(mv.from) };
+            match self.style {
+                Style::Random => 0,
+                Style::Race => 1000 * i32::from(mv.to == 0) + 10 * rearness + hit,
+                Style::Hit => 100 * hit + i32::from(mv.from == 0),
+            }
+        };
+        let best = accepted.iter().map(score).max().expect("at least one accepted move");
+        let top: Vec<Move> = accepted.iter().copied().filter(|mv| score(mv) == best).collect();
+        top[self.rng.usize(..top.len())]
+    }
+}
+
+impl InputSource for Policy {
+    fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+        Some(self.choose(prompt).to_string())
+    }
+}
+
+/// The moves every correct program accepts: valid with the remaining dice of every alternative.
+fn accepted_moves(board: &Board, mover: Colour, alternatives: &[Vec<u8>]) -> Vec<Move> {
+    let sets: Vec<Vec<Move>> = alternatives.iter().map(|dice| valid_moves_with(board, mover, dice)).collect();
+    match sets.split_first() {
+        Some((first, rest)) => {
+            first.iter().copied().filter(|mv| rest.iter().all(|s| s.contains(mv))).collect()
+        }
+        None => Vec::new(),
+    }
+}
+
+/// The remaining dice of each correct program after the first move `mv` of a turn with `dice`: one
+/// list per die the move is valid with (two when it is valid with both and they differ).
+fn after_first(board: &Board, mover: Colour, dice: &[u8], mv: Move) -> Vec<Vec<u8>> {
+    let mut used: Vec<u8> = dice.iter().copied().filter(|&d| board.check(mover, mv, d).is_ok()).collect();
+    used.dedup();
+    used.iter()
+        .map(|&d| {
+            let mut rest = dice.to_vec();
+            let i = rest.iter().position(|&r| r == d).expect("a die of the turn");
+            rest.remove(i);
+            rest
+        })
+        .collect()
+}
+
+/// Candidate invalid moves grouped by kind of mistake (each still to be checked against the rules):
+/// wrong distance, wrong direction, numbers off the board, from a point without the mover's checkers,
+/// onto two or more opposing checkers, a basic move while on the bar, an entry at the wrong point,
+/// bearing off too early, and `0 N` with nothing on the bar.
+fn invalid_candidates(board: &Board, mover: Colour, alternatives: &[Vec<u8>]) -> Vec<Vec<Move>> {
+    let mut dice: Vec<i32> = alternatives.iter().flatten().map(|&d| i32::from(d)).collect();
+    dice.sort_unstable();
+    dice.dedup();
+    let own: Vec<i32> = (1..=BOARD_SIZE).filter(|&p| board.count(mover, p) > 0).collect();
+    let opponent = mover.opponent();
+    let on_board = |p: i32| (1..=BOARD_SIZE).contains(&p);
+    let on_bar = board.bar(mover) > 0;
+    let steps = |from: i32, distances: &[i32]| -> Vec<Move> {
+        distances
+            .iter()
+            .map(|&d| Move::new(from, mover.advance(from, d)))
+            .filter(|mv| on_board(mv.to))
+            .collect()
+    };
+    let other_distances: Vec<i32> = (1..=6).filter(|d| !dice.contains(d)).collect();
+    let backwards: Vec<i32> = dice.iter().map(|d| -d).collect();
+
+    let wrong_distance = own.iter().flat_map(|&p| steps(p, &other_distances)).collect();
+    let wrong_direction = own.iter().flat_map(|&p| steps(p, &backwards)).collect();
+    let mut off_board: Vec<Move> = Vec::new();
+    for &d in &dice {
+        // A start beyond the far end, as if the bar were a point (25 for white, -1 for red).
+        let beyond = match mover {
+            Colour::White => 25,
+            Colour::Red => -1,
+        };
+        off_board.push(Move::new(beyond, mover.advance(beyond, d)));
+        // Past the near end without bearing off: white to -2, red to 27 and so on.
+        for &p in &own {
+            let to = mover.advance(p, d);
+            if !on_board(to) && to != 0 {
+                off_board.push(Move::new(p, to));
+            }
+        }
+    }
+    let empty_from =
+        (1..=BOARD_SIZE).filter(|&p| board.count(mover, p) == 0).flat_map(|p| steps(p, &dice)).collect();
+    let mut blocked: Vec<Move> = own.iter().flat_map(|&p| steps(p, &dice)).collect();
+    blocked.extend(dice.iter().map(|&d| Move::new(0, mover.entry_point(d as u8))));
+    blocked.retain(|mv| board.count(opponent, mv.to) >= 2);
+    let basic_on_bar = if on_bar { own.iter().flat_map(|&p| steps(p, &dice)).collect() } else { Vec::new() };
+    let wrong_entry = if on_bar {
+        other_distances.iter().map(|&d| Move::new(0, mover.entry_point(d as u8))).collect()
+    } else {
+        Vec::new()
+    };
+    let early_bear_off = if board.all_home(mover) {
+        Vec::new()
+    } else {
+        let max = dice.last().copied().unwrap_or(6);
+        let home: Vec<Move> = own
+            .iter()
+            .filter(|&&p| mover.is_home(p) && mover.distance_off(p) <= max)
+            .map(|&p| Move::new(p, 0))
+            .collect();
+        if home.is_empty() {
+            own.iter().map(|&p| Move::new(p, 0)).collect()
+        } else {
+            home
+        }
+    };
+    let nothing_on_bar = if on_bar {
+        Vec::new()
+    } else {
+        dice.iter().map(|&d| Move::new(0, mover.entry_point(d as u8))).collect()
+    };
+    vec![
+        wrong_distance,
+        wrong_direction,
+        off_board,
+        empty_from,
+        blocked,
+        basic_on_bar,
+        wrong_entry,
+        early_bear_off,
+        nothing_on_bar,
+    ]
+}
