@@ -162,8 +162,11 @@ fn run_case(
         report.note = Some(format!("the `{}` build failed", build.recipe));
         return report;
     }
+    // The recipe's variables (a preload library) first; the case's own may add to them.
+    let mut env = build.run_env.clone();
+    env.extend(case.env.iter().map(|(k, v)| (k.clone(), v.clone())));
     let request =
-        RunRequest { argv: &build.run_argv, env: &case.env, stdin: &expected.stdin, limits: &case.limits };
+        RunRequest { argv: &build.run_argv, env: &env, stdin: &expected.stdin, limits: &case.limits };
     let outcome = match run::run(&request) {
         Ok(outcome) => outcome,
         Err(e) => {
