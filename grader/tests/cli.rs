@@ -1,11 +1,11 @@
 //! The command line as CI scripts and students use it: exit codes, JSON shape, messages.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use common::repo;
 
 /// Runs the grader binary from the repository root with its own build cache.
 fn grader(args: &[&str], cache: &Path) -> Output {

@@ -1,17 +1,17 @@
 //! Broken and hostile submissions get a precise status per case, and grading goes on around them.
 
-use std::path::Path;
+mod common;
+
 use std::time::Duration;
 
 use grader::build::BuildCache;
 use grader::grade::{grade, GradeOptions};
-use grader::load::{load_assignment, Assignment};
+use grader::load::Assignment;
 use grader::report::{CaseStatus, Report};
 
 /// The Trouble cases with a one-second wall limit, so that hostile programs are stopped quickly.
 fn trouble_with_short_limits() -> Assignment {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
-    let mut assignment = load_assignment(&root, "trouble").unwrap();
+    let mut assignment = common::assignment("trouble").clone();
     for case in &mut assignment.cases {
         case.limits.wall = Duration::from_secs(1);
         case.limits.output_bytes = 64 * 1024;

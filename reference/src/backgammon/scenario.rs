@@ -57,6 +57,14 @@ struct PolicyConfig {
     /// How valid moves are chosen (default `random`).
     #[serde(default)]
     style: Style,
+    /// `false`: never hit; the game ends (`0 0`) when every valid move would hit. Keeps the cases of
+    /// basic moves and bearing off free of entries, so that a bug costs points where it belongs.
+    #[serde(default = "yes")]
+    hits: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// How the policy chooses among the valid moves.
@@ -247,6 +255,7 @@ pub struct Policy {
     turns: u64,
     invalid_every: Option<u64>,
     style: Style,
+    hits: bool,
     /// Move decisions taken so far (the retry after a deliberate mistake is part of its decision).
     decisions: u64,
     /// The last line was a deliberate invalid move: the next must be valid.
@@ -258,7 +267,9 @@ pub struct Policy {
 
 impl Policy {
     fn new(config: &PolicyConfig) -> Self {
-        Self::with(config.seed, config.turns, config.invalid_every, config.style)
+        let mut policy = Self::with(config.seed, config.turns, config.invalid_every, config.style);
+        policy.hits = config.hits;
+        policy
     }
 
     /// A policy choosing with `fastrand::Rng::with_seed(seed)`, typing `0 0` after `turns` turns and
@@ -269,6 +280,7 @@ impl Policy {
             turns,
             invalid_every,
             style,
+            hits: true,
             decisions: 0,
             owe_valid: false,
             after_first: Vec::new(),
@@ -293,7 +305,7 @@ impl Policy {
         let (board, mover) = (prompt.board, prompt.mover);
         let sets: Vec<Vec<Move>> =
             alternatives.iter().map(|dice| valid_moves_with(board, mover, dice)).collect();
-        let accepted = accepted_moves(board, mover, &alternatives);
+        let accepted = self.allowed(board, mover, accepted_moves(board, mover, &alternatives));
         if accepted.is_empty() {
             return Move::QUIT;
         }
@@ -328,13 +340,21 @@ impl Policy {
                 let mut next = *board;
                 let die = prompt.remaining.iter().copied().find(|&d| board.check(mover, *mv, d).is_ok());
                 die.is_some_and(|d| next.play(mover, *mv, d).is_ok())
-                    && !accepted_moves(&next, mover, alternatives).is_empty()
+                    && !self.allowed(&next, mover, accepted_moves(&next, mover, alternatives)).is_empty()
             })
             .map(|(mv, _)| *mv)
             .collect();
         let mv = self.pick(board, mover, if open.is_empty() { &accepted } else { &open });
         self.after_first = follow_ups.into_iter().find(|(m, _)| *m == mv).map(|(_, a)| a).unwrap_or_default();
         mv
+    }
+
+    /// The accepted moves the policy may play: without hits when `hits = false`.
+    fn allowed(&self, board: &Board, mover: Colour, mut accepted: Vec<Move>) -> Vec<Move> {
+        if !self.hits {
+            accepted.retain(|mv| !board.would_hit(mover, *mv));
+        }
+        accepted
     }
 
     /// One of the accepted moves, as the style prefers.

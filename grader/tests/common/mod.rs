@@ -1,0 +1,66 @@
+//! Helpers shared by the integration tests: the repository, its assignments, gradings of fixtures.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use grader::build::BuildCache;
+use grader::grade::{grade, GradeOptions};
+use grader::load::{load_assignment, Assignment};
+use grader::report::{render_text, Report};
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// An assignment of the repository's `cases/`, loaded once per test binary.
+pub fn assignment(id: &str) -> &'static Assignment {
+    static LOADED: OnceLock<Vec<Assignment>> = OnceLock::new();
+    let all = LOADED.get_or_init(|| {
+        let root = repo().join("cases");
+        grader::load::assignment_ids(&root)
+            .unwrap()
+            .iter()
+            .map(|id| load_assignment(&root, id).unwrap_or_else(|e| panic!("cases/{id} loads: {e}")))
+            .collect()
+    });
+    all.iter().find(|a| a.id == id).unwrap_or_else(|| panic!("no assignment {id}"))
+}
+
+/// One build cache for the whole test binary, so that each fixture is compiled once.
+pub fn cache() -> BuildCache {
+    static CACHE: OnceLock<tempfile::TempDir> = OnceLock::new();
+    BuildCache::new(CACHE.get_or_init(|| tempfile::tempdir().unwrap()).path())
+}
+
+/// Grades `fixtures/<assignment>/<name>` on every case.
+pub fn grade_fixture(assignment_id: &str, name: &str) -> Report {
+    let options = GradeOptions { visible_only: false, cache: cache() };
+    // A path relative to the repository keeps the snapshots free of this machine's folders.
+    let path = PathBuf::from("fixtures").join(assignment_id).join(name);
+    let mut report = grade(assignment(assignment_id), &repo().join(&path), &options).expect("grading works");
+    report.submission = path.display().to_string();
+    report
+}
+
+/// Categories in which the report has fewer points than available.
+pub fn losing(report: &Report) -> BTreeSet<&str> {
+    report.categories.iter().filter(|c| c.score < c.max_score).map(|c| c.id.as_str()).collect()
+}
+
+/// The text report without colour.
+pub fn plain_text(report: &Report) -> String {
+    anstream::adapter::strip_str(&render_text(report, false)).to_string()
+}
+
+/// Names of the `bug-*` folders of an assignment's fixtures.
+pub fn bug_fixtures(assignment_id: &str) -> BTreeSet<String> {
+    std::fs::read_dir(repo().join("fixtures").join(assignment_id))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("bug-"))
+        .collect()
+}
