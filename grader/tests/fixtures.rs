@@ -121,3 +121,27 @@ fn a_check_function_that_moves_checkers_is_named_in_the_report() {
     let actual = case.divergence.as_ref().unwrap().actual.as_deref().unwrap();
     assert!(actual.starts_with("check_move changed the_board_white["), "{actual}");
 }
+
+#[test]
+fn backgammon_board_spacing_is_free_but_message_spacing_is_not() {
+    let report = grade_fixture("backgammon", "trivia-board-spacing");
+    assert_eq!(report.score, report.max_score, "{}", plain_text(&report));
+    assert!(report.cases.iter().all(|c| c.leniency.is_empty()));
+
+    // The same program with one space too few in a message: every whole-program case needs leniency.
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(common::repo().join("fixtures/backgammon/trivia-board-spacing")).unwrap() {
+        let path = entry.unwrap().path();
+        let text =
+            std::fs::read_to_string(&path).unwrap().replace("Rolling dice:  %d %d", "Rolling dice: %d %d");
+        std::fs::write(dir.path().join(path.file_name().unwrap()), text).unwrap();
+    }
+    let options = grader::grade::GradeOptions { visible_only: false, cache: common::cache() };
+    let report = grader::grade::grade(common::assignment("backgammon"), dir.path(), &options).unwrap();
+    for case in &report.cases {
+        let transcript = case.kind == grader::load::CaseKind::Transcript;
+        assert_eq!(case.status, CaseStatus::Passed, "{}", case.id);
+        assert_eq!(case.leniency.is_empty(), !transcript, "{}", case.id);
+    }
+    assert!(report.score < report.max_score);
+}
