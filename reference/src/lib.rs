@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 
 pub mod backgammon;
+pub mod driver;
 pub mod rng;
+pub mod tokens;
 pub mod trouble;
 
 /// How a case exercises a submission; decides which part of the reference expands its scenario.

@@ -209,55 +209,23 @@ fn colour(token: &str) -> anyhow::Result<Colour> {
     }
 }
 
+impl crate::driver::LineDriver for Driver {
+    type Rejection = Rejection;
+
+    fn execute_line(&mut self, line: &str) -> Result<String, Rejection> {
+        self.execute(line)
+    }
+}
+
+pub use crate::driver::DriverError;
+
 /// Runs a whole script and returns the driver's output; a rejected line is an error naming its
 /// 1-based number and text.
 pub fn run_script<S: AsRef<str>>(lines: &[S]) -> Result<String, ScenarioError> {
-    let mut driver = Driver::new();
-    let mut out = String::new();
-    for (i, line) in lines.iter().enumerate() {
-        let line = line.as_ref();
-        let printed = driver
-            .execute(line)
-            .map_err(|e| ScenarioError::new(format!("command {} (`{line}`): {e}", i + 1)))?;
-        out.push_str(&printed);
-    }
-    Ok(out)
-}
-
-/// Why [`run`] stopped before the end of its input.
-#[derive(Debug, thiserror::Error)]
-pub enum DriverError {
-    /// A line was rejected; the output of the lines before it has been written.
-    #[error(transparent)]
-    Rejected(#[from] ScenarioError),
-    /// Reading or writing failed.
-    #[error(transparent)]
-    Io(#[from] io::Error),
+    crate::driver::run_script::<Driver, S>(lines)
 }
 
 /// Runs the driver language line by line from `input` (`reference backgammon --driver`).
 pub fn run(input: &mut dyn BufRead, output: &mut dyn Write) -> Result<(), DriverError> {
-    let mut driver = Driver::new();
-    let mut buffer = Vec::new();
-    let mut number = 0;
-    loop {
-        buffer.clear();
-        if input.read_until(b'\n', &mut buffer)? == 0 {
-            break;
-        }
-        number += 1;
-        let line = String::from_utf8_lossy(&buffer);
-        let line = line.trim_end_matches(['\n', '\r']);
-        match driver.execute(line) {
-            Ok(printed) => {
-                output.write_all(printed.as_bytes())?;
-                output.flush()?;
-            }
-            Err(e) => {
-                let message = format!("command {number} (`{line}`): {e}");
-                return Err(ScenarioError::new(message).into());
-            }
-        }
-    }
-    Ok(())
+    crate::driver::run::<Driver>(input, output)
 }

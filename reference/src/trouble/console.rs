@@ -124,51 +124,12 @@ impl InputSource for Script {
     }
 }
 
-/// An input source reading whitespace-separated tokens from a reader, as `scanf` does, one line at a
-/// time (so that an interactive user is never waited for before the prompt is shown).
-#[derive(Debug)]
-pub struct Tokens<R> {
-    input: R,
-    pending: VecDeque<String>,
-    error: Option<io::Error>,
-}
+pub use crate::tokens::Tokens;
 
-impl<R: BufRead> Tokens<R> {
-    /// A source over `input`.
-    pub fn new(input: R) -> Self {
-        Self { input, pending: VecDeque::new(), error: None }
-    }
-
-    /// The read error that ended the input, if one did (the source then reports end of input).
-    pub fn take_error(&mut self) -> Option<io::Error> {
-        self.error.take()
-    }
-}
-
+/// Reads one token per prompt, as `scanf("%d")` and `scanf("%s")` do.
 impl<R: BufRead> InputSource for Tokens<R> {
     fn next_line(&mut self, _prompt: &Prompt<'_>) -> Option<String> {
-        let mut line = Vec::new();
-        while self.pending.is_empty() {
-            line.clear();
-            match self.input.read_until(b'\n', &mut line) {
-                Ok(0) => return None,
-                Ok(_) => {
-                    let text = String::from_utf8_lossy(&line);
-                    // C's isspace, which scanf skips, includes the vertical tab that Rust's does not.
-                    let tokens = text
-                        .split(|c: char| c.is_ascii_whitespace() || c == '\x0b')
-                        .filter(|t| !t.is_empty())
-                        .map(str::to_owned);
-                    self.pending.extend(tokens);
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    self.error = Some(e);
-                    return None;
-                }
-            }
-        }
-        self.pending.pop_front()
+        self.next_token()
     }
 }
 
