@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use reference::backgammon::{console, driver, scenario};
+use reference::driver::{DriverError, LineDriver};
 use reference::rng::GlibcRandom;
 
 /// Exit status when a driver script is rejected (usage error).
@@ -61,23 +62,16 @@ fn main_impl(cli: Cli) -> ExitCode {
             .expect("trouble is registered")
             .run_console(&mut input, &mut output)
             .map_err(|e| (EXIT_INTERNAL, e.to_string())),
-        Command::Trouble { driver: true } => reference::trouble::driver::run(&mut input, &mut output)
-            .map_err(|e| match e {
-                reference::trouble::driver::DriverError::Rejected(e) => (EXIT_USAGE, e.to_string()),
-                reference::trouble::driver::DriverError::Io(e) => (EXIT_INTERNAL, e.to_string()),
-            }),
+        Command::Trouble { driver: true } => {
+            run_driver::<reference::trouble::driver::Driver>(&mut input, &mut output)
+        }
         Command::Backgammon { driver: false, seed } => backgammon_seed(seed).and_then(|seed| {
             let mut dice = seed.map_or_else(GlibcRandom::default, GlibcRandom::new);
             console::run_stdin(&mut input, &mut output, &mut dice)
                 .map(|_| ())
                 .map_err(|e| (EXIT_INTERNAL, e.to_string()))
         }),
-        Command::Backgammon { driver: true, .. } => {
-            driver::run(&mut input, &mut output).map_err(|e| match e {
-                driver::DriverError::Rejected(e) => (EXIT_USAGE, e.to_string()),
-                driver::DriverError::Io(e) => (EXIT_INTERNAL, e.to_string()),
-            })
-        }
+        Command::Backgammon { driver: true, .. } => run_driver::<driver::Driver>(&mut input, &mut output),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -86,6 +80,17 @@ fn main_impl(cli: Cli) -> ExitCode {
             ExitCode::from(code)
         }
     }
+}
+
+/// Runs a driver language on stdin/stdout: a rejected line is a usage error, a failed write internal.
+fn run_driver<D: LineDriver>(
+    input: &mut dyn io::BufRead,
+    output: &mut dyn Write,
+) -> Result<(), (u8, String)> {
+    reference::driver::run::<D>(input, output).map_err(|e| match e {
+        DriverError::Rejected(e) => (EXIT_USAGE, e.to_string()),
+        DriverError::Io(e) => (EXIT_INTERNAL, e.to_string()),
+    })
 }
 
 /// The seed of `--seed`, else of the environment variable the cases' preload library reads.

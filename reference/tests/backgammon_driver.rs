@@ -1,15 +1,16 @@
 //! The function-level driver language of `cases/backgammon/README.md`, as the Rust reference answers
 //! it.
 
-use reference::backgammon::driver::{changes, globals, run, run_script, Driver, DriverError};
+use reference::backgammon::driver::{changes, globals, Driver};
 use reference::backgammon::rules::{Board, Colour};
+use reference::driver::DriverError;
 
 fn script(lines: &[&str]) -> String {
-    run_script(lines).unwrap()
+    reference::driver::run_script::<Driver, _>(lines).unwrap()
 }
 
 fn rejection(lines: &[&str]) -> String {
-    run_script(lines).unwrap_err().to_string()
+    reference::driver::run_script::<Driver, _>(lines).unwrap_err().to_string()
 }
 
 /// The output of the last command of a script (after its echo).
@@ -252,7 +253,7 @@ fn execute_returns_the_output_of_one_line() {
 fn run_streams_the_output_and_stops_at_a_rejected_line() {
     let mut input: &[u8] = b"start\r\nbounds 0\nset white 0 1\ndump\n";
     let mut out = Vec::new();
-    let err = run(&mut input, &mut out).unwrap_err();
+    let err = reference::driver::run::<Driver>(&mut input, &mut out).unwrap_err();
     assert!(matches!(err, DriverError::Rejected(_)));
     assert!(err.to_string().starts_with("command 3 (`set white 0 1`)"), "{err}");
     assert_eq!(String::from_utf8(out).unwrap(), "> start\n> bounds 0\ncheck_board_bounds returned 2\n");

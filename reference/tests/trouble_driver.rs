@@ -1,13 +1,14 @@
 //! The function-level driver language of `cases/trouble/README.md`, as the Rust reference answers it.
 
-use reference::trouble::driver::{run, run_script, Driver, DriverError};
+use reference::driver::DriverError;
+use reference::trouble::driver::Driver;
 
 fn script(lines: &[&str]) -> String {
-    run_script(lines).unwrap()
+    reference::driver::run_script::<Driver, _>(lines).unwrap()
 }
 
 fn rejection(lines: &[&str]) -> String {
-    run_script(lines).unwrap_err().to_string()
+    reference::driver::run_script::<Driver, _>(lines).unwrap_err().to_string()
 }
 
 const START_DUMP: &str = "\
@@ -179,7 +180,7 @@ fn execute_returns_the_output_of_one_line() {
 fn run_streams_the_output_and_stops_at_a_rejected_line() {
     let mut input: &[u8] = b"clear\r\nwin 1\nplace 0 XX\ndump\n";
     let mut out = Vec::new();
-    let err = run(&mut input, &mut out).unwrap_err();
+    let err = reference::driver::run::<Driver>(&mut input, &mut out).unwrap_err();
     assert!(matches!(err, DriverError::Rejected(_)));
     assert!(err.to_string().starts_with("command 3 (`place 0 XX`)"), "{err}");
     assert_eq!(String::from_utf8(out).unwrap(), "> clear\n> win 1\ncheckWin returned 0\n");

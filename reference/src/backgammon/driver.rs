@@ -4,11 +4,10 @@
 //! prints what that driver prints when the student's functions are correct, so unit cases' expected
 //! output is generated. Scripts whose answer the handout leaves open are rejected.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
 use super::console::write_board;
 use super::rules::{check_board_bounds, Board, CheckFunction, Colour, BOARD_SIZE, NUM_PIECES};
-use crate::ScenarioError;
 
 /// The largest magnitude the driver accepts for an int argument (as the Trouble driver does).
 pub const INT_LIMIT: i32 = 1_000_000;
@@ -215,17 +214,4 @@ impl crate::driver::LineDriver for Driver {
     fn execute_line(&mut self, line: &str) -> Result<String, Rejection> {
         self.execute(line)
     }
-}
-
-pub use crate::driver::DriverError;
-
-/// Runs a whole script and returns the driver's output; a rejected line is an error naming its
-/// 1-based number and text.
-pub fn run_script<S: AsRef<str>>(lines: &[S]) -> Result<String, ScenarioError> {
-    crate::driver::run_script::<Driver, S>(lines)
-}
-
-/// Runs the driver language line by line from `input` (`reference backgammon --driver`).
-pub fn run(input: &mut dyn BufRead, output: &mut dyn Write) -> Result<(), DriverError> {
-    crate::driver::run::<Driver>(input, output)
 }

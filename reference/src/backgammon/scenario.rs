@@ -131,7 +131,7 @@ pub fn expand_unit(scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
     if let Some((i, c)) = s.commands.iter().enumerate().find(|(_, c)| c.contains(['\n', '\r'])) {
         return error(format!("command {} ({c:?}) holds a line break", i + 1));
     }
-    let stdout = driver::run_script(&s.commands)?;
+    let stdout = crate::driver::run_script::<driver::Driver, _>(&s.commands)?;
     Ok(Expansion { stdin: lines(&s.commands), stdout: stdout.into_bytes(), env: BTreeMap::new() })
 }
 

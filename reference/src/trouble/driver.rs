@@ -4,11 +4,10 @@
 //! what that driver prints when the student's functions are correct, so unit cases' expected output
 //! is generated. Scripts whose answer a correct program would not define are rejected.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 
 use super::console::{write_moves, write_status};
 use super::rules::{Board, Colour, Location, FINISH, PIECES, RING};
-use crate::ScenarioError;
 
 /// A command the driver refuses: unknown, malformed, or with no defined answer in this state.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -216,17 +215,4 @@ impl crate::driver::LineDriver for Driver {
     fn execute_line(&mut self, line: &str) -> Result<String, Rejection> {
         self.execute(line)
     }
-}
-
-pub use crate::driver::DriverError;
-
-/// Runs a whole script and returns the driver's output; a rejected line is an error naming its
-/// 1-based number and text.
-pub fn run_script<S: AsRef<str>>(lines: &[S]) -> Result<String, ScenarioError> {
-    crate::driver::run_script::<Driver, S>(lines)
-}
-
-/// Runs the driver language line by line from `input` (`reference trouble --driver`).
-pub fn run(input: &mut dyn BufRead, output: &mut dyn Write) -> Result<(), DriverError> {
-    crate::driver::run::<Driver>(input, output)
 }
