@@ -13,7 +13,10 @@ const PARTIAL: Style = AnsiColor::Yellow.on_default().bold();
 const DIM: Style = Style::new().dimmed();
 const BOLD: Style = Style::new().bold();
 
-/// Renders a report for people; `diffs` adds each failing case's unified diff.
+/// Failing cases whose diff is printed: the first ones are what a student fixes first.
+const MAX_DIFFS: usize = 3;
+
+/// Renders a report for people; `diffs` adds the unified diff of the first failing cases.
 pub fn render_text(report: &Report, diffs: bool) -> String {
     let mut out = String::new();
     let scope = if report.visible_only { " (visible cases only)" } else { "" };
@@ -61,8 +64,15 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
     if !failing.is_empty() {
         out.push('\n');
     }
-    for case in failing {
-        render_case(&mut out, case, diffs);
+    let with_diff = if diffs { MAX_DIFFS } else { 0 };
+    for (i, case) in failing.iter().enumerate() {
+        render_case(&mut out, case, i < with_diff);
+    }
+    if failing.iter().filter(|c| c.diff.is_some()).count() > with_diff && diffs {
+        let _ = writeln!(
+            out,
+            "{DIM}(diffs shown for the first {MAX_DIFFS} cases; all are in --format json){DIM:#}"
+        );
     }
 
     let pending: f64 = report.pending.iter().map(|p| p.points).sum();
