@@ -1,5 +1,5 @@
 //! Benchmarks of the grading pipeline: comparison of large outputs, scenario expansion, and whole
-//! gradings of the correct Trouble fixture with a warm and a cold build cache.
+//! gradings of the correct fixtures with a warm and a cold build cache.
 
 // criterion_group! generates an undocumented public function.
 #![allow(missing_docs)]
@@ -41,26 +41,29 @@ fn expand_long_game(c: &mut Criterion) {
     });
 }
 
-fn grade_correct_fixture(c: &mut Criterion) {
-    let assignment = load_assignment(&repo().join("cases"), "trouble").unwrap();
-    let submission = repo().join("fixtures/trouble/correct");
-    let mut group = c.benchmark_group("grade fixtures/trouble/correct (47 cases)");
-    group.sample_size(10);
-    let warm = tempfile::tempdir().unwrap();
-    let options = GradeOptions { visible_only: false, cache: BuildCache::new(warm.path()) };
-    grade(&assignment, &submission, &options).unwrap();
-    group.bench_function("warm build cache", |b| {
-        b.iter(|| grade(&assignment, &submission, &options).unwrap())
-    });
-    group.bench_function("cold build cache (two gcc builds)", |b| {
-        b.iter(|| {
-            let cold = tempfile::tempdir().unwrap();
-            let options = GradeOptions { visible_only: false, cache: BuildCache::new(cold.path()) };
-            grade(&assignment, &submission, &options).unwrap()
-        })
-    });
-    group.finish();
+fn grade_correct_fixtures(c: &mut Criterion) {
+    for id in ["trouble", "backgammon"] {
+        let assignment = load_assignment(&repo().join("cases"), id).unwrap();
+        let submission = repo().join("fixtures").join(id).join("correct");
+        let mut group =
+            c.benchmark_group(format!("grade fixtures/{id}/correct ({} cases)", assignment.cases.len()));
+        group.sample_size(10);
+        let warm = tempfile::tempdir().unwrap();
+        let options = GradeOptions { visible_only: false, cache: BuildCache::new(warm.path()) };
+        grade(&assignment, &submission, &options).unwrap();
+        group.bench_function("warm build cache", |b| {
+            b.iter(|| grade(&assignment, &submission, &options).unwrap())
+        });
+        group.bench_function("cold build cache", |b| {
+            b.iter(|| {
+                let cold = tempfile::tempdir().unwrap();
+                let options = GradeOptions { visible_only: false, cache: BuildCache::new(cold.path()) };
+                grade(&assignment, &submission, &options).unwrap()
+            })
+        });
+        group.finish();
+    }
 }
 
-criterion_group!(benches, compare_large_outputs, expand_long_game, grade_correct_fixture);
+criterion_group!(benches, compare_large_outputs, expand_long_game, grade_correct_fixtures);
 criterion_main!(benches);
