@@ -188,3 +188,13 @@ fn list_shows_the_rubric_and_the_cases() {
     assert!(stdout.contains("graded by hand"));
     assert!(stdout.contains("playerTurn/handout-sample-run"));
 }
+
+#[test]
+fn a_single_source_file_is_a_submission_too() {
+    let cache = tempfile::tempdir().unwrap();
+    let args = ["grade", "fixtures/trouble/correct/main.c", "-a", "trouble", "--format", "json"];
+    let out = grader(&args, cache.path());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["score"], report["max_score"]);
+}
