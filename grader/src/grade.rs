@@ -95,8 +95,7 @@ pub fn grade(
         .collect();
 
     let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
-    let passed: Vec<bool> =
-        results.iter().map(|r| r.status == CaseStatus::Passed && r.score >= r.max_score).collect();
+    let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed).collect();
     let (categories, pending, total, max_total) = score::tally(assignment, &cases, &earned, &passed);
     let cases = results
         .into_iter()

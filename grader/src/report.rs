@@ -90,7 +90,7 @@ pub struct CategoryReport {
     pub score: f64,
     /// Points available.
     pub max_score: f64,
-    /// Cases passed with full credit.
+    /// Cases passed (some perhaps only after a lenient normalisation, at a cost).
     pub passed: usize,
     /// Cases run for this category.
     pub cases: usize,
