@@ -6,13 +6,33 @@ use std::io::{self, BufRead, Write};
 
 use crate::ScenarioError;
 
-/// An assignment's driver: answers one line of its command language at a time.
-pub trait LineDriver: Default {
-    /// Why a line has no defined answer.
-    type Rejection: Display;
+/// A command a driver refuses: unknown, malformed, or with no defined answer in this state.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Rejection(pub String);
 
-    /// What the C driver and a correct submission print for this line (its echo included).
-    fn execute_line(&mut self, line: &str) -> Result<String, Self::Rejection>;
+/// An assignment's driver: answers its command language one line at a time, as its C driver does.
+pub trait LineDriver: Default {
+    /// Answers one command, writing what the C driver and a correct submission print after the echo;
+    /// an error when the command has no defined answer.
+    fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()>;
+
+    /// Everything printed for one line: nothing for an empty line or a comment (first token starting
+    /// with `#`), otherwise the echo `> ` and the tokens joined by single spaces, then the command's
+    /// output.
+    fn execute(&mut self, line: &str) -> Result<String, Rejection> {
+        // The C drivers split at spaces, tabs and carriage returns only.
+        let tokens: Vec<&str> = line.split([' ', '\t', '\r']).filter(|t| !t.is_empty()).collect();
+        let Some((&name, args)) = tokens.split_first() else {
+            return Ok(String::new());
+        };
+        if name.starts_with('#') {
+            return Ok(String::new());
+        }
+        let mut out = format!("> {}\n", tokens.join(" ")).into_bytes();
+        self.command(name, args, &mut out).map_err(|e| Rejection(e.to_string()))?;
+        Ok(String::from_utf8(out).expect("the drivers print ASCII"))
+    }
 }
 
 /// Why [`run`] stopped before the end of its input.
@@ -37,7 +57,7 @@ pub fn run_script<D: LineDriver, S: AsRef<str>>(lines: &[S]) -> Result<String, S
     let mut out = String::new();
     for (i, line) in lines.iter().enumerate() {
         let line = line.as_ref();
-        out.push_str(&driver.execute_line(line).map_err(|e| rejected(i + 1, line, e))?);
+        out.push_str(&driver.execute(line).map_err(|e| rejected(i + 1, line, e))?);
     }
     Ok(out)
 }
@@ -55,7 +75,7 @@ pub fn run<D: LineDriver>(input: &mut dyn BufRead, output: &mut dyn Write) -> Re
         number += 1;
         let line = String::from_utf8_lossy(&buffer);
         let line = line.trim_end_matches(['\n', '\r']);
-        let printed = driver.execute_line(line).map_err(|e| rejected(number, line, e))?;
+        let printed = driver.execute(line).map_err(|e| rejected(number, line, e))?;
         output.write_all(printed.as_bytes())?;
         output.flush()?;
     }

@@ -3,7 +3,7 @@
 
 use reference::backgammon::driver::{changes, globals, Driver};
 use reference::backgammon::rules::{Board, Colour};
-use reference::driver::DriverError;
+use reference::driver::{DriverError, LineDriver};
 
 fn script(lines: &[&str]) -> String {
     reference::driver::run_script::<Driver, _>(lines).unwrap()

@@ -1,6 +1,6 @@
 //! The function-level driver language of `cases/trouble/README.md`, as the Rust reference answers it.
 
-use reference::driver::DriverError;
+use reference::driver::{DriverError, LineDriver};
 use reference::trouble::driver::Driver;
 
 fn script(lines: &[&str]) -> String {

@@ -8,14 +8,10 @@ use std::io::{self, Write};
 
 use super::console::write_board;
 use super::rules::{check_board_bounds, Board, CheckFunction, Colour, BOARD_SIZE, NUM_PIECES};
+use crate::driver::LineDriver;
 
 /// The largest magnitude the driver accepts for an int argument (as the Trouble driver does).
 pub const INT_LIMIT: i32 = 1_000_000;
-
-/// A command the driver refuses: unknown, malformed, or with no defined answer in this state.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Rejection(pub String);
 
 /// The driver: the course's globals, once a script has set them.
 #[derive(Debug, Clone, Default)]
@@ -34,23 +30,6 @@ impl Driver {
     /// The globals, once set.
     pub fn board(&self) -> Option<&Board> {
         self.globals.as_ref()
-    }
-
-    /// Executes one line and returns everything the C driver prints for it: nothing for an empty
-    /// line or one whose first token starts with `#`, otherwise the echo `> ` and the tokens joined by
-    /// single spaces, then the command's own output.
-    pub fn execute(&mut self, line: &str) -> Result<String, Rejection> {
-        // The C driver splits at spaces, tabs and carriage returns only.
-        let tokens: Vec<&str> = line.split([' ', '\t', '\r']).filter(|t| !t.is_empty()).collect();
-        let Some((&name, args)) = tokens.split_first() else {
-            return Ok(String::new());
-        };
-        if name.starts_with('#') {
-            return Ok(String::new());
-        }
-        let mut out = format!("> {}\n", tokens.join(" ")).into_bytes();
-        self.command(name, args, &mut out).map_err(|e| Rejection(e.to_string()))?;
-        Ok(String::from_utf8(out).expect("the driver prints ASCII"))
     }
 
     fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()> {
@@ -208,10 +187,8 @@ fn colour(token: &str) -> anyhow::Result<Colour> {
     }
 }
 
-impl crate::driver::LineDriver for Driver {
-    type Rejection = Rejection;
-
-    fn execute_line(&mut self, line: &str) -> Result<String, Rejection> {
-        self.execute(line)
+impl LineDriver for Driver {
+    fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()> {
+        Driver::command(self, name, args, out)
     }
 }

@@ -8,11 +8,7 @@ use std::io::{self, Write};
 
 use super::console::{write_moves, write_status};
 use super::rules::{Board, Colour, Location, FINISH, PIECES, RING};
-
-/// A command the driver refuses: unknown, malformed, or with no defined answer in this state.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Rejection(pub String);
+use crate::driver::LineDriver;
 
 /// What the driver's globals hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,23 +46,6 @@ impl Driver {
             Globals::Board(board) => Some(board),
             _ => None,
         }
-    }
-
-    /// Executes one line and returns everything the C driver prints for it: nothing for an empty
-    /// line or a comment (`#` first), otherwise the echo `> ` and the tokens joined by single spaces,
-    /// then the command's own output.
-    pub fn execute(&mut self, line: &str) -> Result<String, Rejection> {
-        let tokens: Vec<&str> =
-            line.split(|c: char| c.is_ascii_whitespace()).filter(|t| !t.is_empty()).collect();
-        let Some((&name, args)) = tokens.split_first() else {
-            return Ok(String::new());
-        };
-        if name.starts_with('#') {
-            return Ok(String::new());
-        }
-        let mut out = format!("> {}\n", tokens.join(" ")).into_bytes();
-        self.command(name, args, &mut out).map_err(|e| Rejection(e.to_string()))?;
-        Ok(String::from_utf8(out).expect("the driver prints ASCII"))
     }
 
     fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()> {
@@ -209,10 +188,8 @@ fn location(token: &str) -> anyhow::Result<Location> {
     Ok(token.parse::<Location>()?)
 }
 
-impl crate::driver::LineDriver for Driver {
-    type Rejection = Rejection;
-
-    fn execute_line(&mut self, line: &str) -> Result<String, Rejection> {
-        self.execute(line)
+impl LineDriver for Driver {
+    fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()> {
+        Driver::command(self, name, args, out)
     }
 }
