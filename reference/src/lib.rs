@@ -33,6 +33,14 @@ pub struct Expansion {
     pub env: BTreeMap<String, String>,
 }
 
+impl Expansion {
+    /// The expansion of a run that read `typed` (one line each) and printed `stdout`.
+    pub fn typed<S: AsRef<str>>(typed: &[S], stdout: Vec<u8>) -> Self {
+        let stdin = typed.iter().flat_map(|t| t.as_ref().bytes().chain(std::iter::once(b'\n'))).collect();
+        Self { stdin, stdout, env: BTreeMap::new() }
+    }
+}
+
 /// A scenario that cannot be expanded: bad values, or a game that cannot progress.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("{0}")]
@@ -42,6 +50,19 @@ impl ScenarioError {
     /// Builds an error from anything printable.
     pub fn new(message: impl Into<String>) -> Self {
         Self(message.into())
+    }
+
+    /// Explicit inputs must end where the program does: an error naming those left over, if any.
+    pub fn check_all_typed<'a>(
+        left: impl IntoIterator<Item = &'a String>,
+        ending: &str,
+    ) -> Result<(), ScenarioError> {
+        let rest: Vec<String> = left.into_iter().map(|t| format!("`{t}`")).collect();
+        if rest.is_empty() {
+            return Ok(());
+        }
+        let n = rest.len();
+        Err(Self(format!("{n} input(s) remain after the program ended ({ending}): {}", rest.join(", "))))
     }
 }
 

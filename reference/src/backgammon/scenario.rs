@@ -132,12 +132,7 @@ pub fn expand_unit(scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
         return error(format!("command {} ({c:?}) holds a line break", i + 1));
     }
     let stdout = crate::driver::run_script::<driver::Driver, _>(&s.commands)?;
-    Ok(Expansion { stdin: lines(&s.commands), stdout: stdout.into_bytes(), env: BTreeMap::new() })
-}
-
-/// Each line followed by a newline.
-fn lines<S: AsRef<str>>(lines: &[S]) -> Vec<u8> {
-    lines.iter().flat_map(|t| t.as_ref().bytes().chain(std::iter::once(b'\n'))).collect()
+    Ok(Expansion::typed(&s.commands, stdout.into_bytes()))
 }
 
 /// The dice of a case: glibc's `random()` after `srandom(seed)`, or never seeded.
@@ -188,16 +183,8 @@ fn explicit(inputs: Vec<String>, seed: Option<u32>) -> Result<Expansion, Scenari
             return error(format!("{}{hint}", describe(other)));
         }
     }
-    if !source.lines.is_empty() {
-        let rest: Vec<String> = source.lines.iter().map(|t| format!("`{t}`")).collect();
-        return error(format!(
-            "{} input(s) remain after the program ended ({}): {}",
-            rest.len(),
-            describe(&session.ending),
-            rest.join(", ")
-        ));
-    }
-    Ok(Expansion { stdin: lines(&session.consumed), stdout, env: BTreeMap::new() })
+    ScenarioError::check_all_typed(&source.lines, &describe(&session.ending))?;
+    Ok(Expansion::typed(&session.consumed, stdout))
 }
 
 /// The explicit list, checked line by line: each must be a move a correct program can read.
@@ -238,7 +225,7 @@ fn with_policy(config: &PolicyConfig, seed: Option<u32>) -> Result<Expansion, Sc
         Ending::Quit { .. } => {}
         ref other => return error(format!("the policy did not end the program: {}", describe(other))),
     }
-    Ok(Expansion { stdin: lines(&session.consumed), stdout, env: BTreeMap::new() })
+    Ok(Expansion::typed(&session.consumed, stdout))
 }
 
 /// Plays the game: valid moves chosen by a style, an invalid move now and then, and `0 0` after the

@@ -99,12 +99,7 @@ pub fn expand_unit(scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
         return error(format!("command {} ({c:?}) holds a line break", i + 1));
     }
     let stdout = crate::driver::run_script::<driver::Driver, _>(&s.commands)?;
-    Ok(Expansion { stdin: lines(&s.commands), stdout: stdout.into_bytes(), env: Default::default() })
-}
-
-/// Each token followed by a newline.
-fn lines<S: AsRef<str>>(tokens: &[S]) -> Vec<u8> {
-    tokens.iter().flat_map(|t| t.as_ref().bytes().chain(std::iter::once(b'\n'))).collect()
+    Ok(Expansion::typed(&s.commands, stdout.into_bytes()))
 }
 
 /// Runs the console on a source, with the turn limit, and returns its stdout and session.
@@ -154,16 +149,8 @@ fn explicit(inputs: Vec<String>) -> Result<Expansion, ScenarioError> {
             return error(format!("{}{hint}", describe(other)));
         }
     }
-    if !source.lines.is_empty() {
-        let rest: Vec<String> = source.lines.iter().map(|t| format!("`{t}`")).collect();
-        return error(format!(
-            "{} input(s) remain after the program ended ({}): {}",
-            rest.len(),
-            describe(&session.ending),
-            rest.join(", ")
-        ));
-    }
-    Ok(Expansion { stdin: lines(&session.consumed), stdout, env: Default::default() })
+    ScenarioError::check_all_typed(&source.lines, &describe(&session.ending))?;
+    Ok(Expansion::typed(&session.consumed, stdout))
 }
 
 /// The explicit list, checked token by token against the prompt it answers.
@@ -269,7 +256,7 @@ fn with_policy(
         }
         ref other => return error(describe(other)),
     }
-    Ok(Expansion { stdin: lines(&session.consumed), stdout, env: Default::default() })
+    Ok(Expansion::typed(&session.consumed, stdout))
 }
 
 /// `players = 3` or `players = [5, 1, 3]`: all but the last invalid, the last 2, 3 or 4.
