@@ -1,14 +1,25 @@
 //! Compare stage: normalises expected and actual output, finds the first divergence, diffs, credits.
+//!
+//! The scoring model, in order: free normalisations (a match costs nothing); then the lenient ladder,
+//! tried over the whole output (a *presentation error*: a match once all whitespace, line breaks
+//! included, or letter case is ignored keeps the rubric's fraction, and the differences it forgave are
+//! named); then partial credit (by prefix, by equal lines, or by the number of separate places where
+//! the output departs from the transcript), under whichever rung of the ladder credits most.
 
-use std::time::Duration;
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use similar::{Algorithm, ChangeTag, TextDiff};
+use similar::{Algorithm, DiffOp, DiffTag, TextDiff};
 
 /// Lines of unified diff kept in a report; the rest is cut with a note.
 const MAX_DIFF_LINES: usize = 80;
+/// Characters of one reported line kept in a report: a flood without line breaks must not fill it.
+const MAX_LINE_CHARS: usize = 400;
 /// The diff gives up refining after this long; huge student outputs must never stall grading.
 const DIFF_TIMEOUT: Duration = Duration::from_secs(1);
+/// What one separate difference costs under `partial = "hunks"` unless the rubric says otherwise.
+pub const DEFAULT_HUNK_COST: f64 = 0.25;
 
 /// One way of making trivial differences disappear before comparing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
@@ -18,7 +29,8 @@ pub enum Normalization {
     TrailingWhitespace,
     /// Runs of whitespace count as one space; leading and trailing whitespace do not count.
     WhitespaceRuns,
-    /// No whitespace inside a line counts at all (`a:b` equals `a: b`).
+    /// No whitespace counts at all, line breaks included (`a:\nb` equals `a: b`); diffs still show
+    /// lines, with the whitespace inside each removed.
     AllWhitespace,
     /// Empty (or whitespace-only) lines do not count.
     BlankLines,
@@ -32,7 +44,7 @@ impl Normalization {
         match self {
             Normalization::TrailingWhitespace => "trailing whitespace",
             Normalization::WhitespaceRuns => "whitespace runs",
-            Normalization::AllWhitespace => "all whitespace",
+            Normalization::AllWhitespace => "all whitespace (line breaks included)",
             Normalization::BlankLines => "blank lines",
             Normalization::Case => "letter case",
         }
@@ -50,11 +62,22 @@ pub enum Partial {
     Lines,
     /// The fraction of expected lines matched before the first divergence.
     Prefix,
+    /// Each distinct place where the output departs from the transcript (a diff hunk; the same wrong
+    /// lines repeated count once) costs `hunk-cost`, and what remains is scaled by the fraction of
+    /// equal lines: a local slip in a long game costs a bounded share, a game that derails (new
+    /// differences in every later turn) costs it all.
+    Hunks,
 }
 
 /// A regular expression selecting lines, compared by its text.
 #[derive(Debug, Clone)]
 pub struct LinePattern(pub regex::Regex);
+
+impl LinePattern {
+    fn matches(&self, line: &str) -> bool {
+        self.0.is_match(line)
+    }
+}
 
 impl PartialEq for LinePattern {
     fn eq(&self, other: &Self) -> bool {
@@ -63,18 +86,36 @@ impl PartialEq for LinePattern {
 }
 
 /// How a case's output is compared: free normalisations, partial credit, and a ladder of costly ones.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CompareSpec {
     /// Applied always, at no cost.
     pub normalize: Vec<Normalization>,
     /// Lines matching this pattern (in either output) also have their whitespace runs collapsed, at no
     /// cost: drawings whose spacing the handout lost, while messages stay exact.
     pub loose_lines: Option<LinePattern>,
+    /// Consecutive lines matching this pattern form a run compared as a multiset: lists whose order
+    /// the handout leaves open.
+    pub unordered: Option<LinePattern>,
     /// Credit for a mismatch.
     pub partial: Partial,
+    /// Share of the case one separate difference costs under [`Partial::Hunks`].
+    pub hunk_cost: f64,
     /// Tried in turn (highest credit first, cumulatively) when the output does not match: a match then
     /// keeps this fraction of the case's points.
     pub lenient: Vec<(Normalization, f64)>,
+}
+
+impl Default for CompareSpec {
+    fn default() -> Self {
+        Self {
+            normalize: Vec::new(),
+            loose_lines: None,
+            unordered: None,
+            partial: Partial::None,
+            hunk_cost: DEFAULT_HUNK_COST,
+            lenient: Vec::new(),
+        }
+    }
 }
 
 /// Whether the program's output must end where the transcript ends.
@@ -99,6 +140,45 @@ pub struct Divergence {
     pub actual: Option<String>,
 }
 
+/// One kind of difference a lenient normalisation forgave: what, how often, and where first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Forgiven {
+    /// `missing line break`, `extra line break`, `missing space`, `extra space`, `letter case`.
+    pub what: String,
+    /// How many places.
+    pub count: usize,
+    /// 1-based line of the expected transcript where it first happened.
+    pub expected_line: usize,
+    /// That expected line as written.
+    pub expected: String,
+}
+
+impl Forgiven {
+    /// `missing line break (12 places, first at expected line 34: "---- Red's turn")`.
+    pub fn describe(&self) -> String {
+        let places = if self.count == 1 { "1 place".to_owned() } else { format!("{} places", self.count) };
+        format!(
+            "{} ({places}, first at expected line {}: {:?})",
+            self.what, self.expected_line, self.expected
+        )
+    }
+}
+
+/// How partial credit was reached for an output that does not match.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartialCredit {
+    /// The partial-credit rule applied.
+    pub rule: Partial,
+    /// Distinct places where the output departs from the transcript (diff hunks, repeats counted once).
+    pub differences: usize,
+    /// Lines equal in both.
+    pub equal_lines: usize,
+    /// Lines of the expected transcript.
+    pub expected_lines: usize,
+    /// Lines of the output.
+    pub actual_lines: usize,
+}
+
 /// The outcome of comparing one output with its transcript.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
@@ -106,8 +186,12 @@ pub struct Comparison {
     pub matched: bool,
     /// The fraction of the case's points earned, 0..=1.
     pub credit: f64,
-    /// The costly normalisations that were needed for the match (empty for a plain match).
+    /// The costly normalisations behind the credit (for a match, or for the partial credit).
     pub leniency: Vec<Normalization>,
+    /// For a lenient match: what exactly was forgiven.
+    pub forgiven: Vec<Forgiven>,
+    /// For a mismatch: how the partial credit was reached.
+    pub partial: Option<PartialCredit>,
     /// The first difference under the free normalisations.
     pub divergence: Option<Divergence>,
     /// A bounded unified diff under the free normalisations.
@@ -124,7 +208,7 @@ struct Lines<'a> {
 }
 
 impl<'a> Lines<'a> {
-    fn new(text: &'a str, norms: &[Normalization], loose: Option<&LinePattern>) -> Self {
+    fn new(text: &'a str, norms: &[Normalization], spec: &CompareSpec) -> Self {
         let mut raw: Vec<&str> = text.split('\n').collect();
         if text.ends_with('\n') || text.is_empty() {
             raw.pop();
@@ -134,7 +218,7 @@ impl<'a> Lines<'a> {
         let mut loose_norms = norms.to_vec();
         loose_norms.push(Normalization::WhitespaceRuns);
         for (i, line) in raw.iter().enumerate() {
-            let is_loose = loose.is_some_and(|p| p.0.is_match(line));
+            let is_loose = spec.loose_lines.as_ref().is_some_and(|p| p.matches(line));
             let line = normalize_line(line, if is_loose { &loose_norms } else { norms });
             if norms.contains(&Normalization::BlankLines) && line.trim().is_empty() {
                 continue;
@@ -142,7 +226,38 @@ impl<'a> Lines<'a> {
             normalized.push(line);
             origin.push(i);
         }
-        Self { raw, normalized, origin }
+        let mut lines = Self { raw, normalized, origin };
+        if let Some(pattern) = &spec.unordered {
+            lines.sort_unordered_runs(pattern);
+        }
+        lines
+    }
+
+    /// Sorts each run of consecutive lines matching the pattern, so that runs compare as multisets.
+    fn sort_unordered_runs(&mut self, pattern: &LinePattern) {
+        let n = self.normalized.len();
+        let mut start = 0;
+        while start < n {
+            if !pattern.matches(self.raw[self.origin[start]]) {
+                start += 1;
+                continue;
+            }
+            let mut end = start + 1;
+            while end < n && pattern.matches(self.raw[self.origin[end]]) {
+                end += 1;
+            }
+            let mut run: Vec<(String, usize)> = self.normalized[start..end]
+                .iter()
+                .cloned()
+                .zip(self.origin[start..end].iter().copied())
+                .collect();
+            run.sort();
+            for (k, (line, origin)) in run.into_iter().enumerate() {
+                self.normalized[start + k] = line;
+                self.origin[start + k] = origin;
+            }
+            start = end;
+        }
     }
 
     fn joined(&self) -> String {
@@ -152,6 +267,16 @@ impl<'a> Lines<'a> {
             s.push('\n');
         }
         s
+    }
+
+    /// The original text of normalised line `i`, shortened for reports.
+    fn raw_line(&self, i: usize) -> Option<String> {
+        self.origin.get(i).map(|&o| shorten(self.raw[o]))
+    }
+
+    /// The 1-based original line number of normalised line `i` (one past the end when there is none).
+    fn line_number(&self, i: usize) -> usize {
+        self.origin.get(i).map_or(self.raw.len() + 1, |&o| o + 1)
     }
 }
 
@@ -170,48 +295,92 @@ fn normalize_line(line: &str, norms: &[Normalization]) -> String {
     s
 }
 
+/// Cuts a line for a report at a character boundary.
+fn shorten(line: &str) -> String {
+    match line.char_indices().nth(MAX_LINE_CHARS) {
+        None => line.to_owned(),
+        Some((end, _)) => format!("{}… ({} more bytes)", &line[..end], line.len() - end),
+    }
+}
+
 /// Compares a program's output with the expected transcript.
 pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Extent) -> Comparison {
     let expected = String::from_utf8_lossy(expected);
     let actual = String::from_utf8_lossy(actual);
-    let loose = spec.loose_lines.as_ref();
-    let base = Attempt::new(&expected, &actual, &spec.normalize, loose, extent);
-    let (divergence, diff) = if base.matched { (None, None) } else { (base.divergence(), Some(base.diff())) };
+    let base = Attempt::new(&expected, &actual, &spec.normalize, spec, extent);
     let expected_lines = base.expected.normalized.len();
     if base.matched {
         return Comparison {
             matched: true,
             credit: 1.0,
             leniency: Vec::new(),
-            divergence,
-            diff,
+            forgiven: Vec::new(),
+            partial: None,
+            divergence: None,
+            diff: None,
             expected_lines,
         };
     }
+    let divergence = base.divergence();
+    let diff = Some(base.diff());
 
+    // The ladder, highest credit first; each rung keeps the normalisations of the rungs above it.
     let mut ladder = spec.lenient.clone();
     ladder.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let mut rungs: Vec<Rung> = Vec::new();
     let mut norms = spec.normalize.clone();
     let mut leniency = Vec::new();
     let mut credit = 1.0_f64;
-    for (norm, cost_credit) in ladder {
+    for (norm, rung_credit) in ladder {
         if norms.contains(&norm) {
             continue;
         }
         norms.push(norm);
         leniency.push(norm);
-        credit = credit.min(cost_credit);
-        if Attempt::new(&expected, &actual, &norms, loose, extent).matched {
-            return Comparison { matched: true, credit, leniency, divergence, diff, expected_lines };
+        credit = credit.min(rung_credit);
+        let attempt = Attempt::new(&expected, &actual, &norms, spec, extent);
+        if attempt.matched {
+            let forgiven = forgiven(&base, &leniency);
+            return Comparison {
+                matched: true,
+                credit,
+                leniency,
+                forgiven,
+                partial: None,
+                divergence,
+                diff,
+                expected_lines,
+            };
         }
+        rungs.push(Rung { leniency: leniency.clone(), credit, attempt });
     }
 
-    let credit = match spec.partial {
-        Partial::None => 0.0,
-        Partial::Lines => base.equal_lines_fraction(),
-        Partial::Prefix => base.prefix_fraction(),
-    };
-    Comparison { matched: false, credit, leniency: Vec::new(), divergence, diff, expected_lines }
+    // No rung matches: partial credit under whichever reading of the output credits most.
+    let mut best = (base.partial_credit(spec), Vec::new());
+    for rung in &rungs {
+        let (fraction, how) = rung.attempt.partial_credit(spec);
+        if rung.credit * fraction > best.0 .0 + 1e-12 {
+            best = ((rung.credit * fraction, how), rung.leniency.clone());
+        }
+    }
+    let ((credit, partial), leniency) = best;
+    Comparison {
+        matched: false,
+        credit,
+        leniency: if credit > 0.0 { leniency } else { Vec::new() },
+        forgiven: Vec::new(),
+        partial,
+        divergence,
+        diff,
+        expected_lines,
+    }
+}
+
+/// One rung of the lenient ladder that did not give a match.
+struct Rung<'a> {
+    leniency: Vec<Normalization>,
+    credit: f64,
+    attempt: Attempt<'a>,
 }
 
 /// One comparison under one set of normalisations.
@@ -226,18 +395,28 @@ impl<'a> Attempt<'a> {
         expected: &'a str,
         actual: &'a str,
         norms: &[Normalization],
-        loose: Option<&LinePattern>,
+        spec: &CompareSpec,
         extent: Extent,
     ) -> Self {
-        let expected = Lines::new(expected, norms, loose);
-        let actual = Lines::new(actual, norms, loose);
-        let matched = match extent {
-            Extent::Whole => expected.normalized == actual.normalized,
-            // The last expected line is often a prompt the program printed again and again on the
-            // same line after its input ran out, so the texts are compared, not the lines.
-            Extent::MayContinue => {
-                let e = expected.joined();
-                actual.joined().starts_with(e.strip_suffix('\n').unwrap_or(&e))
+        let expected = Lines::new(expected, norms, spec);
+        let actual = Lines::new(actual, norms, spec);
+        let matched = if norms.contains(&Normalization::AllWhitespace) {
+            // Line breaks are whitespace too: a header run onto the previous line still matches.
+            let squeeze = |lines: &Lines| -> String { lines.normalized.concat() };
+            let (e, a) = (squeeze(&expected), squeeze(&actual));
+            match extent {
+                Extent::Whole => e == a,
+                Extent::MayContinue => a.starts_with(&e),
+            }
+        } else {
+            match extent {
+                Extent::Whole => expected.normalized == actual.normalized,
+                // The last expected line is often a prompt the program printed again and again on the
+                // same line after its input ran out, so the texts are compared, not the lines.
+                Extent::MayContinue => {
+                    let e = expected.joined();
+                    actual.joined().starts_with(e.strip_suffix('\n').unwrap_or(&e))
+                }
             }
         };
         Self { expected, actual, matched }
@@ -253,13 +432,11 @@ impl<'a> Attempt<'a> {
         if i == e.normalized.len() && i == a.normalized.len() {
             return None;
         }
-        let raw_line = |lines: &Lines<'a>| lines.origin.get(i).map(|&o| lines.raw[o].to_owned());
-        let line_number = |lines: &Lines<'a>| lines.origin.get(i).map_or(lines.raw.len() + 1, |&o| o + 1);
         Some(Divergence {
-            line: line_number(a),
-            expected_line: line_number(e),
-            expected: raw_line(e),
-            actual: raw_line(a),
+            line: a.line_number(i),
+            expected_line: e.line_number(i),
+            expected: e.raw_line(i),
+            actual: a.raw_line(i),
         })
     }
 
@@ -269,32 +446,147 @@ impl<'a> Attempt<'a> {
             TextDiff::configure().algorithm(Algorithm::Patience).timeout(DIFF_TIMEOUT).diff_lines(&e, &a);
         let text = diff.unified_diff().context_radius(3).header("expected", "actual").to_string();
         let total = text.lines().count();
-        if total <= MAX_DIFF_LINES {
-            return text;
+        let mut cut: String =
+            text.lines().take(MAX_DIFF_LINES).flat_map(|l| [shorten(l), "\n".to_owned()]).collect();
+        if total > MAX_DIFF_LINES {
+            cut.push_str(&format!("... ({} more diff lines)\n", total - MAX_DIFF_LINES));
         }
-        let mut cut: String = text.lines().take(MAX_DIFF_LINES).flat_map(|l| [l, "\n"]).collect();
-        cut.push_str(&format!("... ({} more diff lines)\n", total - MAX_DIFF_LINES));
         cut
     }
 
-    fn equal_lines_fraction(&self) -> f64 {
-        let longest = self.expected.normalized.len().max(self.actual.normalized.len());
-        if longest == 0 {
-            return 1.0;
-        }
-        let (e, a) = (self.expected.joined(), self.actual.joined());
-        let diff =
-            TextDiff::configure().algorithm(Algorithm::Patience).timeout(DIFF_TIMEOUT).diff_lines(&e, &a);
-        let equal = diff.iter_all_changes().filter(|c| c.tag() == ChangeTag::Equal).count();
-        equal as f64 / longest as f64
+    /// The line diff's operations, under a deadline.
+    fn ops(&self) -> Vec<DiffOp> {
+        similar::capture_diff_slices_deadline(
+            Algorithm::Patience,
+            &self.expected.normalized,
+            &self.actual.normalized,
+            Some(Instant::now() + DIFF_TIMEOUT),
+        )
     }
 
-    fn prefix_fraction(&self) -> f64 {
-        match self.expected.normalized.len() {
-            0 => 0.0,
-            n => self.common_prefix() as f64 / n as f64,
+    /// The fraction of the case this output earns under the spec's partial-credit rule.
+    fn partial_credit(&self, spec: &CompareSpec) -> (f64, Option<PartialCredit>) {
+        let (expected_lines, actual_lines) = (self.expected.normalized.len(), self.actual.normalized.len());
+        let longest = expected_lines.max(actual_lines);
+        let stats = |differences, equal_lines| PartialCredit {
+            rule: spec.partial,
+            differences,
+            equal_lines,
+            expected_lines,
+            actual_lines,
+        };
+        match spec.partial {
+            Partial::None => (0.0, None),
+            Partial::Prefix => {
+                let prefix = self.common_prefix();
+                let fraction = if expected_lines == 0 { 0.0 } else { prefix as f64 / expected_lines as f64 };
+                (fraction, Some(stats(usize::from(prefix < longest), prefix)))
+            }
+            Partial::Lines | Partial::Hunks => {
+                let ops = self.ops();
+                let equal: usize =
+                    ops.iter().filter(|op| op.tag() == DiffTag::Equal).map(|op| op.old_range().len()).sum();
+                let hunks = distinct_hunks(&ops, &self.expected.normalized, &self.actual.normalized);
+                let equal_fraction = if longest == 0 { 1.0 } else { equal as f64 / longest as f64 };
+                let fraction = match spec.partial {
+                    Partial::Lines => equal_fraction,
+                    _ => (1.0 - spec.hunk_cost * hunks as f64).max(0.0) * equal_fraction,
+                };
+                (fraction, Some(stats(hunks, equal)))
+            }
         }
     }
+}
+
+/// Distinct differences: maximal runs of operations that are not `Equal` (hunks), where hunks that
+/// replace the same lines by the same lines count once. A cosmetic slip repeated every turn (the same
+/// wrong line each time) is one difference; a derailed game differs anew in every turn.
+fn distinct_hunks(ops: &[DiffOp], expected: &[String], actual: &[String]) -> usize {
+    let mut seen: HashSet<(&[String], &[String])> = HashSet::new();
+    let mut i = 0;
+    while i < ops.len() {
+        if ops[i].tag() == DiffTag::Equal {
+            i += 1;
+            continue;
+        }
+        let (old_start, new_start) = (ops[i].old_range().start, ops[i].new_range().start);
+        let (mut old_end, mut new_end) = (old_start, new_start);
+        while i < ops.len() && ops[i].tag() != DiffTag::Equal {
+            old_end = ops[i].old_range().end;
+            new_end = ops[i].new_range().end;
+            i += 1;
+        }
+        seen.insert((&expected[old_start..old_end], &actual[new_start..new_end]));
+    }
+    seen.len()
+}
+
+/// One token of text for the presentation walk: the whitespace before a character, the character
+/// (`None` at the end), and the normalised line it is on.
+struct Token<'t> {
+    gap: &'t str,
+    ch: Option<char>,
+    line: usize,
+}
+
+fn tokens(joined: &str) -> Vec<Token<'_>> {
+    let mut out = Vec::new();
+    let mut line = 0;
+    let mut gap_start = 0;
+    for (i, c) in joined.char_indices() {
+        if c.is_whitespace() {
+            continue;
+        }
+        let gap = &joined[gap_start..i];
+        line += gap.matches('\n').count();
+        out.push(Token { gap, ch: Some(c), line });
+        gap_start = i + c.len_utf8();
+    }
+    out.push(Token { gap: &joined[gap_start..], ch: None, line });
+    out
+}
+
+/// Names what a lenient match forgave, by walking both outputs (under the free normalisations)
+/// character by character: the whitespace between characters and their letter case.
+fn forgiven(base: &Attempt, leniency: &[Normalization]) -> Vec<Forgiven> {
+    let whitespace = leniency.contains(&Normalization::AllWhitespace);
+    let case = leniency.contains(&Normalization::Case);
+    let (e_joined, a_joined) = (base.expected.joined(), base.actual.joined());
+    let e_tokens = tokens(&e_joined);
+    let a_tokens = tokens(&a_joined);
+    let mut found: Vec<Forgiven> = Vec::new();
+    let mut note = |what: &str, line: usize| {
+        if let Some(f) = found.iter_mut().find(|f| f.what == what) {
+            f.count += 1;
+        } else {
+            found.push(Forgiven {
+                what: what.to_owned(),
+                count: 1,
+                expected_line: base.expected.line_number(line),
+                expected: base.expected.raw_line(line).unwrap_or_default(),
+            });
+        }
+    };
+    for (e, a) in e_tokens.iter().zip(&a_tokens) {
+        if e.ch.is_none() {
+            break; // what follows the transcript's end is not compared
+        }
+        if whitespace && e.gap != a.gap {
+            let (e_breaks, a_breaks) = (e.gap.matches('\n').count(), a.gap.matches('\n').count());
+            let what = match e_breaks.cmp(&a_breaks) {
+                std::cmp::Ordering::Greater => "missing line break",
+                std::cmp::Ordering::Less => "extra line break",
+                std::cmp::Ordering::Equal if e.gap.len() > a.gap.len() => "missing space",
+                std::cmp::Ordering::Equal if e.gap.len() < a.gap.len() => "extra space",
+                std::cmp::Ordering::Equal => "different spacing",
+            };
+            note(what, e.line);
+        }
+        if case && e.ch != a.ch {
+            note("letter case", e.line);
+        }
+    }
+    found
 }
 
 #[cfg(test)]
@@ -303,6 +595,10 @@ mod tests {
 
     fn spec(normalize: &[Normalization]) -> CompareSpec {
         CompareSpec { normalize: normalize.to_vec(), ..CompareSpec::default() }
+    }
+
+    fn pattern(p: &str) -> Option<LinePattern> {
+        Some(LinePattern(regex::Regex::new(p).unwrap()))
     }
 
     #[test]
@@ -364,6 +660,57 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_line_break_is_a_presentation_error_not_a_wrong_output() {
+        let mut s = spec(&[Normalization::WhitespaceRuns, Normalization::BlankLines]);
+        s.lenient = vec![(Normalization::AllWhitespace, 0.9)];
+        let expected = b"Enter position: \n---- Red's turn\nRed: H\nEnter position: \n---- Red's turn\n";
+        let actual = b"Enter position: ---- Red's turn\nRed: H\nEnter position: ---- Red's turn\n";
+        let c = compare(expected, actual, &s, Extent::Whole);
+        assert_eq!((c.matched, c.credit), (true, 0.9));
+        assert_eq!(
+            c.forgiven,
+            [Forgiven {
+                what: "missing line break".into(),
+                count: 2,
+                expected_line: 2,
+                expected: "---- Red's turn".into()
+            }]
+        );
+        assert_eq!(
+            c.forgiven[0].describe(),
+            "missing line break (2 places, first at expected line 2: \"---- Red's turn\")"
+        );
+    }
+
+    #[test]
+    fn forgiven_spaces_and_case_are_told_apart() {
+        let mut s = spec(&[Normalization::TrailingWhitespace]);
+        s.lenient = vec![(Normalization::AllWhitespace, 0.9), (Normalization::Case, 0.5)];
+        let c = compare(b"a b\nInvalid move\nc d\n", b"ab\nInvalid Move\nc  d\n", &s, Extent::Whole);
+        assert_eq!((c.matched, c.credit), (true, 0.5));
+        let what: Vec<(&str, usize, usize)> =
+            c.forgiven.iter().map(|f| (f.what.as_str(), f.count, f.expected_line)).collect();
+        assert_eq!(what, [("missing space", 1, 1), ("letter case", 1, 2), ("extra space", 1, 3)]);
+    }
+
+    #[test]
+    fn unordered_runs_compare_as_multisets_and_only_within_a_run() {
+        let mut s = spec(&[]);
+        s.unordered = pattern(r"^\S+ to \S+$");
+        let expected = b"You rolled 6.\nH to R5\nR1 to R7\nG2 to G8\nEnter\n";
+        let c = compare(expected, b"You rolled 6.\nG2 to G8\nR1 to R7\nH to R5\nEnter\n", &s, Extent::Whole);
+        assert!(c.matched);
+        // The same lines split across another line are two runs, not one.
+        let c = compare(expected, b"You rolled 6.\nH to R5\nEnter\nR1 to R7\nG2 to G8\n", &s, Extent::Whole);
+        assert!(!c.matched);
+        // A missing move is still missing.
+        let c = compare(expected, b"You rolled 6.\nG2 to G8\nH to R5\nEnter\n", &s, Extent::Whole);
+        assert!(!c.matched);
+        let d = c.divergence.unwrap();
+        assert_eq!(d.expected.as_deref(), Some("R1 to R7"));
+    }
+
+    #[test]
     fn partial_credit_by_prefix_and_by_lines() {
         let mut s = spec(&[]);
         s.partial = Partial::Prefix;
@@ -372,6 +719,68 @@ mod tests {
         s.partial = Partial::Lines;
         let c = compare(b"1\n2\n3\n4\n", b"1\n2\nX\n4\n", &s, Extent::Whole);
         assert_eq!(c.credit, 0.75);
+    }
+
+    fn game(turns: usize, slip_at: Option<usize>, derail_at: Option<usize>) -> String {
+        let mut s = String::new();
+        for t in 0..turns {
+            let board = if derail_at.is_some_and(|d| t >= d) { t * 7 + 1 } else { t * 7 };
+            s.push_str(&format!("Rolling dice: {t}\n| | W {board} |\n| | R |\n"));
+            if slip_at == Some(t) {
+                s.push_str("Invalid Move!\n");
+            } else {
+                s.push_str("Invalid move\n");
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn hunks_charge_a_local_slip_a_bounded_share_and_a_derailed_game_everything() {
+        let mut s = spec(&[]);
+        s.partial = Partial::Hunks;
+        let expected = game(100, None, None);
+        let slip = compare(expected.as_bytes(), game(100, Some(3), None).as_bytes(), &s, Extent::Whole);
+        assert_eq!(slip.partial.as_ref().unwrap().differences, 1);
+        assert!((slip.credit - 0.75 * 399.0 / 400.0).abs() < 1e-9, "{}", slip.credit);
+
+        // The same wrong line in every turn is one difference, not a hundred.
+        let every_turn = expected.replace("Invalid move\n", "Invalid Move!\n");
+        let repeated = compare(expected.as_bytes(), every_turn.as_bytes(), &s, Extent::Whole);
+        assert_eq!(repeated.partial.as_ref().unwrap().differences, 1);
+        assert!((repeated.credit - 0.75 * 0.75).abs() < 1e-9, "{}", repeated.credit);
+
+        // The same slip early or late costs the same: no prefix rule.
+        let late = compare(expected.as_bytes(), game(100, Some(97), None).as_bytes(), &s, Extent::Whole);
+        assert_eq!(late.credit, slip.credit);
+
+        // Derailed at turn 10: every later board differs, though most lines still match.
+        let derailed = compare(expected.as_bytes(), game(100, None, Some(10)).as_bytes(), &s, Extent::Whole);
+        assert_eq!(derailed.credit, 0.0);
+        s.partial = Partial::Lines;
+        let lines = compare(expected.as_bytes(), game(100, None, Some(10)).as_bytes(), &s, Extent::Whole);
+        assert!(lines.credit > 0.7, "matched lines over-credit a derailed game: {}", lines.credit);
+
+        // Output that stops halfway earns about half, not 75%.
+        s.partial = Partial::Hunks;
+        let half: String = expected.lines().take(200).flat_map(|l| [l, "\n"]).collect();
+        let stopped = compare(expected.as_bytes(), half.as_bytes(), &s, Extent::Whole);
+        assert!((stopped.credit - 0.75 * 0.5).abs() < 1e-9, "{}", stopped.credit);
+    }
+
+    #[test]
+    fn partial_credit_is_taken_under_the_rung_that_credits_most() {
+        let mut s = spec(&[]);
+        s.partial = Partial::Hunks;
+        s.lenient = vec![(Normalization::Case, 0.5)];
+        // Letter case differs on every line and one line is wrong: under the case rung, one hunk.
+        let expected: String = (0..40).map(|i| format!("Line {i}\n")).collect();
+        let mut actual: String = (0..40).map(|i| format!("LINE {i}\n")).collect();
+        actual = actual.replace("LINE 20\n", "LINE twenty\n");
+        let c = compare(expected.as_bytes(), actual.as_bytes(), &s, Extent::Whole);
+        assert!(!c.matched);
+        assert_eq!(c.leniency, [Normalization::Case]);
+        assert!((c.credit - 0.5 * 0.75 * 39.0 / 40.0).abs() < 1e-9, "{}", c.credit);
     }
 
     #[test]
@@ -391,7 +800,7 @@ mod tests {
     }
 
     #[test]
-    fn the_diff_is_unified_and_bounded() {
+    fn the_diff_is_unified_and_bounded_in_lines_and_bytes() {
         let expected: String = (0..500).map(|i| format!("{i}\n")).collect();
         let actual: String = (0..500).map(|i| format!("x{i}\n")).collect();
         let c = compare(expected.as_bytes(), actual.as_bytes(), &spec(&[]), Extent::Whole);
@@ -399,12 +808,17 @@ mod tests {
         assert!(diff.starts_with("--- expected\n+++ actual\n"));
         assert_eq!(diff.lines().count(), MAX_DIFF_LINES + 1);
         assert!(diff.ends_with("more diff lines)\n"));
+
+        let flood = "y".repeat(1 << 20);
+        let c = compare(b"a\n", flood.as_bytes(), &spec(&[]), Extent::Whole);
+        assert!(c.diff.unwrap().len() < 4 * MAX_LINE_CHARS);
+        assert!(c.divergence.unwrap().actual.unwrap().len() < 2 * MAX_LINE_CHARS);
     }
 
     #[test]
     fn loose_lines_forgive_spacing_only_where_the_pattern_matches() {
         let mut s = spec(&[Normalization::TrailingWhitespace]);
-        s.loose_lines = Some(LinePattern(regex::Regex::new(r"^\s*(\d|[WR|]\s)").unwrap()));
+        s.loose_lines = pattern(r"^\s*(\d|[WR|]\s)");
         let board = b"13 14    15\nW  |  R\nRolling dice:  2 5\n";
         let c = compare(board, b"13 14 15\nW | R\nRolling dice:  2 5\n", &s, Extent::Whole);
         assert!(c.matched);

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
 use crate::load::{Assignment, Case, LoadError, Visibility};
-use crate::report::{BuildReport, BuildStatus, CaseReport, CaseStatus, Report};
+use crate::report::{BuildReport, BuildStatus, CaseReport, CaseStatus, HiddenCases, Report};
 use crate::run::{self, RunRequest};
 use crate::score::{self, Verdict};
 
@@ -96,7 +96,13 @@ pub fn grade(
 
     let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
     let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed).collect();
-    let (categories, pending, total, max_total) = score::tally(assignment, &cases, &earned, &passed);
+    let (categories, pending, total, max_total) = score::tally(assignment, &cases, &earned, &points, &passed);
+    let not_run: Vec<&Case> =
+        assignment.cases.iter().filter(|c| !cases.iter().any(|k| k.id == c.id)).collect();
+    let hidden = (!not_run.is_empty()).then(|| HiddenCases {
+        cases: not_run.len(),
+        points: score::round(score::case_points(assignment, &not_run).iter().sum()),
+    });
     let cases = results
         .into_iter()
         .map(|mut r| {
@@ -114,6 +120,7 @@ pub fn grade(
         visible_only: options.visible_only,
         score: total,
         max_score: max_total,
+        hidden,
         pending,
         builds: builds
             .values()
@@ -148,6 +155,8 @@ fn run_case(
         score: 0.0,
         max_score,
         leniency: Vec::new(),
+        forgiven: Vec::new(),
+        partial: None,
         note: None,
         time_ms: None,
         cpu_ms: None,
@@ -178,6 +187,8 @@ fn run_case(
     report.status = status;
     report.score = max_score * credit;
     report.leniency = comparison.leniency;
+    report.forgiven = comparison.forgiven;
+    report.partial = comparison.partial;
     report.note = note;
     report.divergence = comparison.divergence;
     report.diff = comparison.diff;

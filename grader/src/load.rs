@@ -232,7 +232,9 @@ struct LimitsFile {
 struct CompareFile {
     normalize: Option<Vec<Normalization>>,
     loose_lines: Option<Spanned<String>>,
+    unordered: Option<Spanned<String>>,
     partial: Option<Partial>,
+    hunk_cost: Option<Spanned<f64>>,
     lenient: Option<BTreeMap<Normalization, Spanned<f64>>>,
 }
 
@@ -582,10 +584,22 @@ fn compare_from(
     if let Some(p) = file.partial {
         spec.partial = p;
     }
+    let line_pattern = |pattern: &Spanned<String>, key: &str| {
+        regex::Regex::new(pattern.get_ref())
+            .map(LinePattern)
+            .map_err(|e| source.error_at(pattern.span(), format!("bad {key} pattern: {e}")))
+    };
     if let Some(pattern) = &file.loose_lines {
-        let regex = regex::Regex::new(pattern.get_ref())
-            .map_err(|e| source.error_at(pattern.span(), format!("bad loose-lines pattern: {e}")))?;
-        spec.loose_lines = Some(LinePattern(regex));
+        spec.loose_lines = Some(line_pattern(pattern, "loose-lines")?);
+    }
+    if let Some(pattern) = &file.unordered {
+        spec.unordered = Some(line_pattern(pattern, "unordered")?);
+    }
+    if let Some(cost) = &file.hunk_cost {
+        if !(cost.get_ref().is_finite() && *cost.get_ref() > 0.0 && *cost.get_ref() <= 1.0) {
+            return Err(source.error_at(cost.span(), "hunk-cost must be a number above 0 and at most 1"));
+        }
+        spec.hunk_cost = *cost.get_ref();
     }
     if let Some(lenient) = &file.lenient {
         let mut ladder = Vec::new();

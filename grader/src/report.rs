@@ -6,7 +6,7 @@ use serde::Serialize;
 
 pub use text::render_text;
 
-use crate::compare::{Divergence, Normalization};
+use crate::compare::{Divergence, Forgiven, Normalization, PartialCredit};
 use crate::load::{CaseKind, Visibility};
 
 /// Everything a grading found: the single source of every output format.
@@ -26,6 +26,8 @@ pub struct Report {
     pub score: f64,
     /// Points available over the automated categories that were graded.
     pub max_score: f64,
+    /// Cases that were not run (a self-check runs only the visible ones), with their points.
+    pub hidden: Option<HiddenCases>,
     /// Categories graded by hand, with their points.
     pub pending: Vec<PendingCategory>,
     /// One entry per build recipe used.
@@ -41,6 +43,15 @@ impl Report {
     pub fn all_passed(&self) -> bool {
         self.cases.iter().all(|c| c.status == CaseStatus::Passed && c.score >= c.max_score)
     }
+}
+
+/// The cases a self-check leaves out: how many, and what they are worth.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HiddenCases {
+    /// Number of cases not run.
+    pub cases: usize,
+    /// Their automated points.
+    pub points: f64,
 }
 
 /// A category graded by hand.
@@ -135,8 +146,12 @@ pub struct CaseReport {
     pub score: f64,
     /// Points available.
     pub max_score: f64,
-    /// Costly normalisations the match needed.
+    /// Costly normalisations behind the score (a presentation error, or partial credit under them).
     pub leniency: Vec<Normalization>,
+    /// For a presentation error: each kind of difference forgiven, how often, and where first.
+    pub forgiven: Vec<Forgiven>,
+    /// For a mismatch: how the partial credit was reached.
+    pub partial: Option<PartialCredit>,
     /// One line of explanation (exit status, signal, limit, what was forgiven).
     pub note: Option<String>,
     /// Wall-clock milliseconds of the run.

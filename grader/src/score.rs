@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::compare::{self, Comparison, Extent, Partial};
+use crate::compare::{self, Comparison, Extent, Partial, PartialCredit};
 use crate::load::{Assignment, Case};
 use crate::report::{CaseStatus, CategoryReport, PendingCategory};
 use crate::run::{RunOutcome, Termination};
@@ -51,12 +51,7 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
     if comparison.matched && (problem.is_none() || forgiven) {
         let mut notes = Vec::new();
         if !comparison.leniency.is_empty() {
-            let what: Vec<&str> = comparison.leniency.iter().map(|n| n.describe()).collect();
-            notes.push(format!(
-                "matched only when ignoring {}: {:.0}% of the case's points",
-                what.join(" and "),
-                comparison.credit * 100.0
-            ));
+            notes.push(presentation_note(&comparison));
         }
         if let (true, Some(p)) = (forgiven, &problem) {
             notes.push(format!(
@@ -67,31 +62,85 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
         return Verdict { status: CaseStatus::Passed, credit: comparison.credit, note, comparison };
     }
 
+    // A right output with a wrong ending: the ending is one more difference.
     let credit = match (comparison.matched, case.compare.partial) {
         (false, _) => comparison.credit,
         (true, Partial::None) => 0.0,
-        (true, _) => {
+        (true, Partial::Hunks) => comparison.credit * (1.0 - case.compare.hunk_cost).max(0.0),
+        (true, Partial::Lines | Partial::Prefix) => {
             let n = comparison.expected_lines as f64;
-            n / (n + 1.0)
+            comparison.credit * n / (n + 1.0)
         }
     };
-    let note = match (problem, comparison.matched) {
-        (Some(p), true) => Some(format!("the output was right but the program {p}")),
-        (p, _) => p,
-    };
+    let mut notes: Vec<String> = Vec::new();
+    match (problem, comparison.matched) {
+        (Some(p), true) => notes.push(format!("the output was right but the program {p}")),
+        (Some(p), false) => notes.push(p),
+        (None, _) => {}
+    }
+    if let Some(partial) = comparison.partial.as_ref().filter(|_| credit > 0.0) {
+        notes.push(partial_note(partial, &comparison, credit));
+    }
+    let note = (!notes.is_empty()).then(|| notes.join("; "));
     Verdict { status, credit, note, comparison }
+}
+
+/// What a lenient match forgave and what it cost: "presentation error, 90% of the case's points: ...".
+fn presentation_note(comparison: &Comparison) -> String {
+    let what: Vec<&str> = comparison.leniency.iter().map(|n| n.describe()).collect();
+    let mut note = format!(
+        "presentation error, {:.0}% of the case's points: matched only when ignoring {}",
+        comparison.credit * 100.0,
+        what.join(" and ")
+    );
+    let details: Vec<String> = comparison.forgiven.iter().map(|f| f.describe()).collect();
+    if !details.is_empty() {
+        note.push_str(": ");
+        note.push_str(&details.join("; "));
+    }
+    note
+}
+
+/// How partial credit was reached: "partial credit 74%: 1 separate difference, 399 of 400 lines equal".
+fn partial_note(partial: &PartialCredit, comparison: &Comparison, credit: f64) -> String {
+    let how = match partial.rule {
+        Partial::Prefix => format!(
+            "{} of {} expected lines before the first difference",
+            partial.equal_lines, partial.expected_lines
+        ),
+        Partial::Lines => format!(
+            "{} of {} lines equal",
+            partial.equal_lines,
+            partial.expected_lines.max(partial.actual_lines)
+        ),
+        Partial::Hunks | Partial::None => format!(
+            "{} distinct difference{}, {} of {} lines equal",
+            partial.differences,
+            if partial.differences == 1 { "" } else { "s" },
+            partial.equal_lines,
+            partial.expected_lines.max(partial.actual_lines)
+        ),
+    };
+    let mut note = format!("partial credit {:.0}%: {how}", credit * 100.0);
+    if !comparison.leniency.is_empty() {
+        let what: Vec<&str> = comparison.leniency.iter().map(|n| n.describe()).collect();
+        note.push_str(&format!(" when ignoring {}", what.join(" and ")));
+    }
+    note
 }
 
 fn seconds(d: Duration) -> String {
     format!("{} s", d.as_secs_f64())
 }
 
-/// Points each selected case is worth: its category's points shared by weight among the selected cases.
+/// Points each selected case is worth: its category's points shared by weight among *all* the
+/// category's cases, so that a self-check on the visible cases never re-weights them into a grade.
 pub fn case_points(assignment: &Assignment, cases: &[&Case]) -> Vec<f64> {
     cases
         .iter()
         .map(|case| {
-            let total: f64 = cases.iter().filter(|c| c.category == case.category).map(|c| c.weight).sum();
+            let total: f64 =
+                assignment.cases.iter().filter(|c| c.category == case.category).map(|c| c.weight).sum();
             let points = assignment.category(&case.category).map_or(0.0, |c| c.points);
             points * case.weight / total
         })
@@ -105,12 +154,14 @@ pub fn round(points: f64) -> f64 {
 
 /// Category scores and the totals over automated categories that had cases selected.
 ///
-/// `earned[i]` and `available[i]` belong to `cases[i]`; sums are taken before rounding so that a
-/// full-marks submission scores exactly the rubric's points.
+/// `earned[i]`, `available[i]` and `passed[i]` belong to `cases[i]`; a category is worth what its
+/// selected cases are worth (all its points when every case ran). Sums are taken before rounding so
+/// that a full-marks submission scores exactly the rubric's points.
 pub fn tally(
     assignment: &Assignment,
     cases: &[&Case],
     earned: &[f64],
+    available: &[f64],
     passed: &[bool],
 ) -> (Vec<CategoryReport>, Vec<PendingCategory>, f64, f64) {
     let mut categories = Vec::new();
@@ -130,13 +181,14 @@ pub fn tally(
             continue;
         }
         let earned_here: f64 = members.iter().map(|&i| earned[i]).sum();
+        let available_here: f64 = members.iter().map(|&i| available[i]).sum();
         score += earned_here;
-        max_score += category.points;
+        max_score += available_here;
         categories.push(CategoryReport {
             id: category.id.clone(),
             title: category.title.clone(),
             score: round(earned_here),
-            max_score: round(category.points),
+            max_score: round(available_here),
             passed: members.iter().filter(|&&i| passed[i]).count(),
             cases: members.len(),
         });
@@ -213,7 +265,12 @@ mod tests {
         let crash = outcome(Termination::Signaled { signal: 11, name: "SIGSEGV".into() }, "1\n2\n");
         let v = judge(&case(Partial::Prefix), expected.as_bytes(), &crash, true);
         assert_eq!((v.status, v.credit), (CaseStatus::Crashed, 0.5));
-        assert_eq!(v.note.as_deref(), Some("crashed with SIGSEGV"));
+        assert_eq!(
+            v.note.as_deref(),
+            Some(
+                "crashed with SIGSEGV; partial credit 50%: 2 of 4 expected lines before the first difference"
+            )
+        );
 
         // All four lines right, then the crash: all but the last "line", the ending.
         let late_crash = outcome(Termination::Signaled { signal: 6, name: "SIGABRT".into() }, expected);
@@ -221,6 +278,9 @@ mod tests {
         assert_eq!((v.status, v.credit), (CaseStatus::Crashed, 0.8));
         let v = judge(&case(Partial::None), expected.as_bytes(), &late_crash, true);
         assert_eq!(v.credit, 0.0);
+        // Counting differences, the wrong ending is one more difference.
+        let v = judge(&case(Partial::Hunks), expected.as_bytes(), &late_crash, true);
+        assert_eq!(v.credit, 0.75);
     }
 
     #[test]
@@ -242,8 +302,10 @@ mod tests {
                 points: 8.0,
                 manual: false,
             }],
-            cases: vec![],
+            cases: vec![heavy.clone(), light.clone()],
         };
         assert_eq!(case_points(&assignment, &[&heavy, &light]), vec![6.0, 2.0]);
+        // A self-check of the light case alone: still 2 points of 8, not 8.
+        assert_eq!(case_points(&assignment, &[&light]), vec![2.0]);
     }
 }

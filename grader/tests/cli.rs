@@ -77,7 +77,7 @@ fn grade_writes_the_report_to_a_file_and_regrading_reuses_the_build() {
 #[test]
 fn check_shows_the_first_divergence_and_fails_on_a_buggy_submission() {
     let cache = tempfile::tempdir().unwrap();
-    let out = grader(&["check", "fixtures/trouble/bug-home-last", "--assignment", "trouble"], cache.path());
+    let out = grader(&["check", "fixtures/trouble/bug-land-on-own", "--assignment", "trouble"], cache.path());
     assert_eq!(out.status.code(), Some(1));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("(visible cases only)"), "{stdout}");
@@ -86,7 +86,14 @@ fn check_shows_the_first_divergence_and_fails_on_a_buggy_submission() {
         stdout.contains("--- expected\n") || stdout.contains("--- expected"),
         "a diff is shown:\n{stdout}"
     );
-    assert!(!stdout.contains("hidden"), "hidden cases are not run: {stdout}");
+    let trouble = common::assignment("trouble");
+    for case in trouble.cases.iter().filter(|c| c.visibility == grader::load::Visibility::Hidden) {
+        assert!(!stdout.contains(&case.id), "hidden case {} is not run: {stdout}", case.id);
+    }
+    // The visible score is not called a grade, and what was left out is counted.
+    assert!(!stdout.contains("Score:"), "{stdout}");
+    let hidden = trouble.cases.iter().filter(|c| c.visibility == grader::load::Visibility::Hidden).count();
+    assert!(stdout.contains(&format!("This is not your grade: {hidden} hidden cases worth")), "{stdout}");
     assert!(!stdout.contains("\u{1b}["), "NO_COLOR is honoured");
 
     let ok = grader(&["check", "fixtures/trouble/correct", "--assignment", "trouble"], cache.path());

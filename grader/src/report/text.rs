@@ -77,10 +77,41 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
 
     let pending: f64 = report.pending.iter().map(|p| p.points).sum();
     let style = score_style(report.score, report.max_score);
-    let _ =
-        write!(out, "\n{BOLD}Score:{BOLD:#} {style}{:.2}{style:#} / {:.2}", report.score, report.max_score);
-    if pending > 0.0 {
-        let _ = write!(out, " automated; {pending:.0} more points graded by hand");
+    if report.visible_only {
+        // A self-check never claims a grade: it says what it ran and what it left out.
+        let _ = write!(
+            out,
+            "\n{BOLD}Visible cases:{BOLD:#} {style}{:.2}{style:#} / {:.2} points",
+            report.score, report.max_score
+        );
+        let mut left_out = Vec::new();
+        if let Some(hidden) = &report.hidden {
+            left_out.push(format!(
+                "{} hidden case{} worth {:.2} points",
+                hidden.cases,
+                if hidden.cases == 1 { "" } else { "s" },
+                hidden.points
+            ));
+        }
+        if pending > 0.0 {
+            left_out.push(format!("{pending:.0} points graded by hand"));
+        }
+        if !left_out.is_empty() {
+            let _ = write!(
+                out,
+                "\n{DIM}This is not your grade: {} are graded only by your instructor.{DIM:#}",
+                left_out.join(" and ")
+            );
+        }
+    } else {
+        let _ = write!(
+            out,
+            "\n{BOLD}Score:{BOLD:#} {style}{:.2}{style:#} / {:.2}",
+            report.score, report.max_score
+        );
+        if pending > 0.0 {
+            let _ = write!(out, " automated; {pending:.0} more points graded by hand");
+        }
     }
     out.push('\n');
     out
