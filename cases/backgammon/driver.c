@@ -19,6 +19,8 @@
 #define DRV_WHITE 1
 #define DRV_RED 2
 #define DRV_BOARD_SIZE 24
+#define DRV_VALID_MOVE 1
+#define DRV_INVALID_MOVE 2
 
 /* The course's globals (board.c), indexed by point 1..24. */
 extern int the_board_white[25];
@@ -198,7 +200,7 @@ static void drv_dump(void) {
     printf("num_red: %d\n", num_red);
 }
 
-/* The check functions the check command may call. */
+/* The check functions the check and effects commands may call. */
 struct drv_check {
     const char *name;
     int (*function)(int mover, int from, int to, int die);
@@ -212,8 +214,12 @@ static const struct drv_check drv_checks[] = {
     {"check_die", check_die},
 };
 
-/* check FUNCTION COLOUR FROM TO DIE */
-static int drv_check(char **tok) {
+/*
+ * check FUNCTION COLOUR FROM TO DIE: the return value; the globals are then restored silently.
+ * effects FUNCTION COLOUR FROM TO DIE: the globals the call changed, and the return value only when
+ * it is neither VALID_MOVE nor INVALID_MOVE; the globals are then restored.
+ */
+static int drv_check(char **tok, int effects) {
     const struct drv_check *check = NULL;
     struct drv_state before;
     size_t i;
@@ -230,8 +236,14 @@ static int drv_check(char **tok) {
     }
     drv_save(&before);
     r = check->function(colour, from, to, die);
-    printf("%s returned %d\n", check->name, r);
-    drv_report_changes(check->name, &before);
+    if (effects) {
+        drv_report_changes(check->name, &before);
+        if (r != DRV_VALID_MOVE && r != DRV_INVALID_MOVE) {
+            printf("%s returned %d, neither VALID_MOVE nor INVALID_MOVE\n", check->name, r);
+        }
+    } else {
+        printf("%s returned %d\n", check->name, r);
+    }
     drv_restore(&before);
     return 1;
 }
@@ -278,7 +290,7 @@ static void drv_command(char **tok, int ntok) {
         int ntok;
     } commands[] = {
         {"start", 1}, {"clear", 1}, {"set", 4}, {"bar", 3},
-        {"print", 1}, {"check", 6}, {"bounds", 2}, {"dump", 1},
+        {"print", 1}, {"check", 6}, {"effects", 6}, {"bounds", 2}, {"dump", 1},
     };
     const char *cmd = tok[0];
     size_t i;
@@ -308,7 +320,9 @@ static void drv_command(char **tok, int ntok) {
         } else if (strcmp(cmd, "print") == 0) {
             print_board();
         } else if (strcmp(cmd, "check") == 0) {
-            ok = drv_check(tok);
+            ok = drv_check(tok, 0);
+        } else if (strcmp(cmd, "effects") == 0) {
+            ok = drv_check(tok, 1);
         } else if (strcmp(cmd, "bounds") == 0) {
             ok = drv_parse_int(tok[1], &n);
             if (ok) {

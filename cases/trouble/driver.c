@@ -8,9 +8,11 @@
  * arrays of the template, never any helper of the student's.
  */
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern int gPieces[16];
 extern int gHome[4];
@@ -179,10 +181,50 @@ static void drv_bad_arguments(void) {
     printf("bad arguments\n");
 }
 
-/* Execute one already echoed command. */
+/* Standard output saved while a function runs silenced, or -1. */
+static int drv_saved_stdout = -1;
+
+/*
+ * movePiece and checkWin must print nothing: `move` and `win` send what they
+ * print to /dev/null, so that a stray print costs only the `show` cases.
+ */
+static void drv_silence(int silence) {
+    int null_fd;
+
+    if (!silence) {
+        return;
+    }
+    fflush(stdout);
+    drv_saved_stdout = dup(1);
+    null_fd = open("/dev/null", O_WRONLY);
+    if (null_fd >= 0) {
+        dup2(null_fd, 1);
+        close(null_fd);
+    }
+}
+
+static void drv_unsilence(void) {
+    if (drv_saved_stdout < 0) {
+        return;
+    }
+    fflush(stdout);
+    dup2(drv_saved_stdout, 1);
+    close(drv_saved_stdout);
+    drv_saved_stdout = -1;
+}
+
+/* Execute one already echoed command; `show` shows what movePiece or checkWin print. */
 static void drv_command(char **tok, int ntok) {
     const char *cmd = tok[0];
     int a, b, c;
+    int silence = 1;
+
+    if (strcmp(cmd, "show") == 0 && ntok >= 2 && (strcmp(tok[1], "move") == 0 || strcmp(tok[1], "win") == 0)) {
+        tok++;
+        ntok--;
+        cmd = tok[0];
+        silence = 0;
+    }
 
     if (strcmp(cmd, "clear") == 0 && ntok == 1) {
         drv_clear();
@@ -213,20 +255,24 @@ static void drv_command(char **tok, int ntok) {
             drv_bad_arguments();
             return;
         }
+        drv_silence(silence);
         c = movePiece(a, b, c);
+        drv_unsilence();
         printf("movePiece returned %d\n", c);
     } else if (strcmp(cmd, "win") == 0 && ntok == 2) {
         if (!drv_parse_int(tok[1], &a) || a < 0 || a > 3) {
             drv_bad_arguments();
             return;
         }
+        drv_silence(silence);
         c = checkWin(a);
+        drv_unsilence();
         printf("checkWin returned %d\n", c);
     } else if (strcmp(cmd, "clear") == 0 || strcmp(cmd, "scramble") == 0
                || strcmp(cmd, "init") == 0 || strcmp(cmd, "status") == 0
                || strcmp(cmd, "dump") == 0 || strcmp(cmd, "place") == 0
                || strcmp(cmd, "moves") == 0 || strcmp(cmd, "move") == 0
-               || strcmp(cmd, "win") == 0) {
+               || strcmp(cmd, "win") == 0 || strcmp(cmd, "show") == 0) {
         drv_bad_arguments();
     } else {
         printf("unknown command\n");

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use grader::build::BuildCache;
-use grader::compare::{compare, CompareSpec, Extent, Normalization, Partial};
+use grader::compare::{compare, CompareSpec, Extent, LinePattern, Normalization, Partial};
 use grader::grade::{grade, GradeOptions};
 use grader::load::load_assignment;
 use reference::CaseKind;
@@ -23,9 +23,10 @@ fn compare_large_outputs(c: &mut Criterion) {
     actual.insert_str(expected.len() / 2, "an extra line\n");
     let spec = CompareSpec {
         normalize: vec![Normalization::WhitespaceRuns, Normalization::BlankLines],
-        partial: Partial::Lines,
+        partial: Partial::Hunks,
         lenient: vec![(Normalization::AllWhitespace, 0.9), (Normalization::Case, 0.5)],
-        loose_lines: None,
+        unordered: Some(LinePattern(regex::Regex::new(r"^\s*\S+ to \S+\s*$").unwrap())),
+        ..CompareSpec::default()
     };
     c.bench_function("compare 20000 lines, one inserted in the middle", |b| {
         b.iter(|| compare(expected.as_bytes(), actual.as_bytes(), &spec, Extent::Whole))

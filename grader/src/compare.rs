@@ -20,6 +20,11 @@ const MAX_LINE_CHARS: usize = 400;
 const DIFF_TIMEOUT: Duration = Duration::from_secs(1);
 /// What one separate difference costs under `partial = "hunks"` unless the rubric says otherwise.
 pub const DEFAULT_HUNK_COST: f64 = 0.25;
+/// Lines a local slip may span (one differing place) under `partial = "hunks"`.
+pub const LOCAL_LINES: usize = 3;
+/// Partial credit below this fraction of a case is not paid: a program that prints the template's
+/// two prompts and then nothing shares a few lines with any transcript, and earns nothing for them.
+pub const MIN_PARTIAL_CREDIT: f64 = 0.1;
 
 /// One way of making trivial differences disappear before comparing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
@@ -364,6 +369,7 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
         }
     }
     let ((credit, partial), leniency) = best;
+    let credit = if credit < MIN_PARTIAL_CREDIT { 0.0 } else { credit };
     Comparison {
         matched: false,
         credit,
@@ -499,8 +505,10 @@ impl<'a> Attempt<'a> {
 }
 
 /// Distinct differences: maximal runs of operations that are not `Equal` (hunks), where hunks that
-/// replace the same lines by the same lines count once. A cosmetic slip repeated every turn (the same
-/// wrong line each time) is one difference; a derailed game differs anew in every turn.
+/// replace the same lines by the same lines count once, and a hunk longer than [`LOCAL_LINES`] counts
+/// once per started [`LOCAL_LINES`]. A cosmetic slip repeated every turn (the same wrong line each
+/// time) is one difference; a derailed game differs anew in every turn, or in one long block, as
+/// does output that stops in the middle.
 fn distinct_hunks(ops: &[DiffOp], expected: &[String], actual: &[String]) -> usize {
     let mut seen: HashSet<(&[String], &[String])> = HashSet::new();
     let mut i = 0;
@@ -518,7 +526,7 @@ fn distinct_hunks(ops: &[DiffOp], expected: &[String], actual: &[String]) -> usi
         }
         seen.insert((&expected[old_start..old_end], &actual[new_start..new_end]));
     }
-    seen.len()
+    seen.iter().map(|(old, new)| old.len().max(new.len()).div_ceil(LOCAL_LINES)).sum()
 }
 
 /// One token of text for the presentation walk: the whitespace before a character, the character
@@ -761,11 +769,19 @@ mod tests {
         let lines = compare(expected.as_bytes(), game(100, None, Some(10)).as_bytes(), &s, Extent::Whole);
         assert!(lines.credit > 0.7, "matched lines over-credit a derailed game: {}", lines.credit);
 
-        // Output that stops halfway earns about half, not 75%.
+        // Output that stops in the middle lost the rest of the game: a long block is not a slip.
         s.partial = Partial::Hunks;
-        let half: String = expected.lines().take(200).flat_map(|l| [l, "\n"]).collect();
-        let stopped = compare(expected.as_bytes(), half.as_bytes(), &s, Extent::Whole);
-        assert!((stopped.credit - 0.75 * 0.5).abs() < 1e-9, "{}", stopped.credit);
+        let most: String = expected.lines().take(360).flat_map(|l| [l, "\n"]).collect();
+        let stopped = compare(expected.as_bytes(), most.as_bytes(), &s, Extent::Whole);
+        assert_eq!(stopped.credit, 0.0);
+        // A slip of three lines is still one difference; of four, two.
+        let three = expected.replacen("| | R |\nInvalid move\nRolling dice: 5\n", "x\ny\nz\n", 1);
+        let c = compare(expected.as_bytes(), three.as_bytes(), &s, Extent::Whole);
+        assert_eq!(c.partial.as_ref().unwrap().differences, 1);
+        let four =
+            expected.replacen("| | R |\nInvalid move\nRolling dice: 5\n| | W 35 |\n", "x\ny\nz\nw\n", 1);
+        let c = compare(expected.as_bytes(), four.as_bytes(), &s, Extent::Whole);
+        assert_eq!(c.partial.as_ref().unwrap().differences, 2);
     }
 
     #[test]

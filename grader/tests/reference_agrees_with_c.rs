@@ -1,5 +1,6 @@
 //! The correct C fixtures and the Rust reference print identical transcripts, byte for byte: for each
-//! assignment, 200 seeded whole games and 200 random driver scripts.
+//! assignment, 200 seeded whole games and 200 random driver scripts. Also what the backgammon driver
+//! prints for incorrect functions, which the reference never prints.
 
 mod common;
 
@@ -161,7 +162,7 @@ fn two_hundred_random_backgammon_driver_scripts_agree() {
         ["check_move", "check_basic_move", "check_entry_move", "check_bear_off_move", "check_die"];
     let colours = ["white", "red"];
     let mut rng = fastrand::Rng::with_seed(11);
-    let (mut agreed, mut checks) = (0, 0);
+    let (mut agreed, mut checks, mut effects) = (0, 0, 0);
     while agreed < 200 {
         let mut commands = vec![if rng.bool() { "start".to_owned() } else { "clear".to_owned() }];
         for _ in 0..rng.usize(..6) {
@@ -178,11 +179,13 @@ fn two_hundred_random_backgammon_driver_scripts_agree() {
                 1 => (rng.i32(1..25), 0),
                 _ => (rng.i32(1..25), rng.i32(1..25)),
             };
-            commands.push(match rng.u8(..8) {
+            let function = functions[rng.usize(..5)];
+            commands.push(match rng.u8(..10) {
                 0 => "print".to_owned(),
                 1 => "dump".to_owned(),
                 2 => format!("bounds {}", rng.i32(-2..27)),
-                _ => format!("check {} {colour} {from} {to} {}", functions[rng.usize(..5)], rng.u8(1..7)),
+                3 | 4 => format!("effects {function} {colour} {from} {to} {}", rng.u8(1..7)),
+                _ => format!("check {function} {colour} {from} {to} {}", rng.u8(1..7)),
             });
         }
         let list: Vec<String> = commands.iter().map(|c| format!("{c:?}")).collect();
@@ -199,10 +202,76 @@ fn two_hundred_random_backgammon_driver_scripts_agree() {
             commands.join("\n"),
             first_difference(&expansion.stdout, &actual)
         );
-        checks += commands.iter().filter(|c| c.starts_with("check")).count();
+        checks += commands.iter().filter(|c| c.starts_with("check ")).count();
+        effects += commands.iter().filter(|c| c.starts_with("effects ")).count();
         agreed += 1;
     }
-    assert!(checks >= 400, "the scripts ask real questions ({checks} checks)");
+    assert!(checks >= 300, "the scripts ask real questions ({checks} checks)");
+    assert!(effects >= 150, "the scripts ask about side effects ({effects} effects)");
+}
+
+/// What the C driver prints for incorrect functions, which the reference never shows: `check` prints the
+/// return value and restores the globals silently, `effects` names each global changed (in the format
+/// of the reference's `changes`) and a return value that is neither VALID_MOVE nor INVALID_MOVE.
+#[test]
+fn the_backgammon_driver_reports_side_effects_only_under_effects() {
+    use reference::backgammon::driver::{changes, unexpected_return};
+    use reference::backgammon::rules::{Board, Colour, Move};
+
+    let dir = tempfile::tempdir().unwrap();
+    let driver = repo().join("cases/backgammon/driver.c");
+    let exe = dir.path().join("moving");
+    let mut files = sources("fixtures/backgammon/bug-check-moves-checkers");
+    files.push(driver.clone());
+    gcc(&exe, &files, &["-Dmain=student_main"]);
+    let script = "start\nset red 19 4\nset red 20 1\ncheck check_basic_move white 24 20 4\n\
+                  effects check_basic_move white 24 20 4\neffects check_basic_move white 24 22 1\n";
+    let out = String::from_utf8(run(&exe, script.as_bytes(), &BTreeMap::new())).unwrap();
+    let mut before = Board::start();
+    before.set_count(Colour::Red, 19, 4).unwrap();
+    before.set_count(Colour::Red, 20, 1).unwrap();
+    let mut after = before;
+    after.play(Colour::White, Move::new(24, 20), 4).unwrap();
+    let changed = changes("check_basic_move", &before, &after);
+    assert_eq!(changed.len(), 4, "{changed:?}");
+    let expected = format!(
+        "> start\n> set red 19 4\n> set red 20 1\n> check check_basic_move white 24 20 4\n\
+         check_basic_move returned 1\n> effects check_basic_move white 24 20 4\n{}\n\
+         > effects check_basic_move white 24 22 1\n",
+        changed.join("\n")
+    );
+    assert_eq!(out, expected);
+
+    // A stub that returns 0 changes nothing, but is no function without side effects either.
+    let stub = dir.path().join("stub.c");
+    std::fs::write(
+        &stub,
+        "int the_board_white[25], the_board_red[25], the_bar_white, the_bar_red, num_white, num_red;\n\
+         void print_board() {}\n\
+         int check_move(int m, int f, int t, int d) { return 0; }\n\
+         int check_basic_move(int m, int f, int t, int d) { return 0; }\n\
+         int check_entry_move(int m, int f, int t, int d) { return 0; }\n\
+         int check_bear_off_move(int m, int f, int t, int d) { return 0; }\n\
+         int check_die(int m, int f, int t, int d) { return 0; }\n\
+         int check_board_bounds(int i) { return 0; }\n\
+         int main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let exe = dir.path().join("stub");
+    gcc(&exe, &[stub, driver], &["-Dmain=student_main"]);
+    let out = run(
+        &exe,
+        b"start\ncheck check_move white 24 23 1\neffects check_move white 24 23 1\n",
+        &BTreeMap::new(),
+    );
+    let neither = unexpected_return("check_move", 0).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        format!(
+            "> start\n> check check_move white 24 23 1\ncheck_move returned 0\n\
+             > effects check_move white 24 23 1\n{neither}\n"
+        )
+    );
 }
 
 /// The first line where two outputs differ, for a readable failure.

@@ -1,7 +1,7 @@
 //! The function-level driver language of `cases/backgammon/README.md`, as the Rust reference answers
 //! it.
 
-use reference::backgammon::driver::{changes, globals, Driver};
+use reference::backgammon::driver::{changes, globals, unexpected_return, Driver};
 use reference::backgammon::rules::{Board, Colour};
 use reference::driver::{DriverError, LineDriver};
 
@@ -128,6 +128,67 @@ fn a_check_changes_nothing_and_the_globals_stay_as_they_were() {
     let out = script(&["start", "set red 19 4", "set red 20 1", "check check_move white 24 20 4", "dump"]);
     assert!(out.contains("> check check_move white 24 20 4\ncheck_move returned 1\n> dump\n"), "{out}");
     assert!(out.contains("the_bar_red: 0\n"), "a hit is only checked, not made: {out}");
+    let out = script(&["start", "set red 19 4", "set red 20 1", "effects check_move white 24 20 4", "dump"]);
+    assert!(out.contains("> effects check_move white 24 20 4\n> dump\n"), "{out}");
+    assert!(out.contains("the_bar_red: 0\n"), "{out}");
+}
+
+#[test]
+fn effects_of_a_correct_function_print_nothing_after_the_echo() {
+    let lines = [
+        "start",
+        "set red 19 4",
+        "set red 20 1",
+        "effects check_move white 24 20 4",
+        "effects check_basic_move white 24 20 4",
+        "effects check_die white 24 20 4",
+        "effects check_move white 24 22 1",
+        "set red 1 1",
+        "bar red 1",
+        "effects check_entry_move red 0 5 5",
+        "effects check_move red 0 6 6",
+        "clear",
+        "set white 3 2",
+        "effects check_bear_off_move white 3 0 5",
+        "effects check_bear_off_move white 3 0 2",
+    ];
+    let echoes: String = lines.iter().map(|l| format!("> {l}\n")).collect();
+    assert_eq!(script(&lines), echoes);
+    // The same query through check prints the return value only.
+    assert_eq!(last(&["start", "effects check_move white 24 23 1"]), "");
+    assert_eq!(last(&["start", "check check_move white 24 23 1"]), "check_move returned 1\n");
+}
+
+#[test]
+fn effects_asks_only_what_check_may_ask() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["start", "effects check_move white 0 0 1"], "ends at 0 0"),
+        (&["start", "effects check_entry_move white 0 21 4"], "no checker on the bar"),
+        (&["start", "effects check_die white 3 0 3"], "check_die on 3 0"),
+        (&["start", "set white 3 1", "effects check_move white 13 12 1"], "16 checkers"),
+        (&["start", "effects check_move white 24 23"], "usage: effects FUNCTION COLOUR FROM TO DIE"),
+        (&["start", "effects check_moves white 24 23 1"], "unknown function `check_moves`"),
+        (&["start", "effects check_move white 24 23 9"], "die `9` is not a number 1..6"),
+        (&["effects check_move white 24 23 1"], "the globals are not set yet"),
+    ];
+    for (lines, expected) in cases {
+        let message = rejection(lines);
+        assert!(message.contains(expected), "{lines:?}: {message}");
+    }
+}
+
+#[test]
+fn a_return_value_other_than_valid_or_invalid_is_reported_by_effects() {
+    assert_eq!(
+        unexpected_return("check_move", 0).as_deref(),
+        Some("check_move returned 0, neither VALID_MOVE nor INVALID_MOVE")
+    );
+    assert_eq!(
+        unexpected_return("check_die", -1).as_deref(),
+        Some("check_die returned -1, neither VALID_MOVE nor INVALID_MOVE")
+    );
+    assert_eq!(unexpected_return("check_move", 1), None);
+    assert_eq!(unexpected_return("check_move", 2), None);
 }
 
 #[test]

@@ -216,28 +216,151 @@ fn the_game_ends_with_zero_zero_after_the_last_turn() {
     assert_eq!(text(&e.stdin), "0 0\n");
 }
 
-#[test]
-fn a_stuck_mover_types_zero_zero() {
-    /// Keeps what the last prompt showed.
-    struct Last(Script, Option<(Board, Colour, Vec<u8>)>);
-    impl InputSource for Last {
-        fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String> {
-            self.1 = Some((*prompt.board, prompt.mover, prompt.remaining.to_vec()));
-            self.0.next_move(prompt)
-        }
+/// What a prompt showed, kept by [`Prompts`].
+#[derive(Debug, Clone)]
+struct Shown {
+    board: Board,
+    mover: Colour,
+    remaining: Vec<u8>,
+    turn: u64,
+}
+
+/// Types a script and keeps what every prompt showed.
+struct Prompts(Script, Vec<Shown>);
+
+impl InputSource for Prompts {
+    fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+        let shown = Shown {
+            board: *prompt.board,
+            mover: prompt.mover,
+            remaining: prompt.remaining.to_vec(),
+            turn: prompt.turn,
+        };
+        self.1.push(shown);
+        self.0.next_move(prompt)
     }
-    // Hit games end early: sooner or later a checker cannot enter, or nothing can move.
+}
+
+/// Replays an expansion with the rules and returns what each prompt showed (one per line typed).
+fn prompts(e: &Expansion) -> Vec<Shown> {
+    let mut source = Prompts(Script::new(stdin_lines(e)), Vec::new());
+    let mut dice = seed_of(e).map_or_else(GlibcRandom::default, GlibcRandom::new);
+    let mut out = Vec::new();
+    let session = console::run(&mut source, &mut dice, &mut out, Options::default()).unwrap();
+    assert_eq!(text(&out), text(&e.stdout));
+    assert!(matches!(session.ending, console::Ending::Quit { .. }), "{:?}", session.ending);
+    assert_eq!(source.1.len(), stdin_lines(e).len());
+    source.1
+}
+
+/// Whether a transcript stops at a prompt that begins a turn, read from the text alone: the last line
+/// is a prompt, and above it, past any `Invalid move` at that same prompt, comes the turn's roll.
+fn ends_at_a_first_prompt(stdout: &str) -> bool {
+    let lines: Vec<&str> = stdout.split('\n').collect();
+    let (&last, above) = lines.split_last().unwrap();
+    if last != prompt_text(Colour::White) && last != prompt_text(Colour::Red) {
+        return false;
+    }
+    let invalid = format!("{last}{INVALID_MOVE}");
+    above.iter().rev().find(|line| **line != invalid).is_some_and(|line| line.starts_with("Rolling dice:  "))
+}
+
+/// The second moves every correct program accepts after `first` (whichever die it gave `first`).
+fn second_moves(board: &Board, mover: Colour, dice: &[u8], first: Move) -> Vec<Move> {
+    let mut common: Option<Vec<Move>> = None;
+    for (i, &die) in dice.iter().enumerate() {
+        let mut next = *board;
+        if next.play(mover, first, die).is_err() {
+            continue;
+        }
+        let other = dice[1 - i];
+        let valid = next.valid_moves(mover, other);
+        common = Some(match common {
+            None => valid,
+            Some(c) => c.into_iter().filter(|mv| valid.contains(mv)).collect(),
+        });
+    }
+    common.unwrap_or_default()
+}
+
+#[test]
+fn a_mover_without_a_whole_turn_types_zero_zero_at_the_first_prompt() {
+    // Hit games end early: sooner or later a checker cannot enter, or nothing can move twice.
     for seed in [3, 4, 5] {
         let e = transcript(&format!("seed = {seed}\npolicy = {{ seed = 9, turns = 500, style = \"hit\" }}"));
-        let mut last = Last(Script::new(stdin_lines(&e)), None);
-        let session =
-            console::run(&mut last, &mut GlibcRandom::new(seed), &mut Vec::new(), Options::default())
-                .unwrap();
-        let console::Ending::Quit { turn, .. } = session.ending else { panic!("{:?}", session.ending) };
+        let shown = prompts(&e);
+        let Shown { board, mover, remaining, turn } = shown.last().unwrap().clone();
         assert!(turn <= 500, "stuck before the last turn");
-        let (board, mover, remaining) = last.1.unwrap();
-        let valid = reference::backgammon::rules::valid_moves_with(&board, mover, &remaining);
-        assert!(valid.is_empty(), "seed {seed}: {mover} could still play {valid:?} with {remaining:?}");
+        assert_eq!(remaining.len(), 2, "seed {seed}: 0 0 at the second prompt of turn {turn}");
+        // No first move leaves a second one that every correct program accepts.
+        let firsts = reference::backgammon::rules::valid_moves_with(&board, mover, &remaining);
+        for first in firsts {
+            let seconds = second_moves(&board, mover, &remaining, first);
+            assert!(seconds.is_empty(), "seed {seed}: {mover} could play {first} then {seconds:?}");
+        }
+    }
+}
+
+#[test]
+fn every_policy_game_ends_at_the_first_prompt_of_a_turn() {
+    let styles = ["random", "race", "hit"];
+    let invalid = [
+        "",
+        ", invalid-every = 1",
+        ", invalid-every = 2",
+        ", invalid-every = 3",
+        ", invalid-every = 1, invalid = [\"empty-point\"]",
+        ", invalid-every = 2, invalid = [\"onto-two\", \"bar-first\", \"entry-point\"]",
+        ", invalid-every = 1, invalid = [\"distance\", \"early-bear-off\", \"empty-bar\"]",
+    ];
+    let (mut games, mut stuck) = (0, 0);
+    for n in 0..240u64 {
+        let seed = if n % 6 == 0 { String::new() } else { format!("seed = {}\n", n * 7919 % 100_003) };
+        let style = styles[n as usize % 3];
+        let invalid = invalid[n as usize % invalid.len()];
+        let hits = if n % 5 == 2 { ", hits = false" } else { "" };
+        let turns = if n % 4 == 0 { 8 + n % 30 } else { 400 };
+        let scenario =
+            format!("{seed}policy = {{ seed = {n}, turns = {turns}, style = \"{style}\"{invalid}{hits} }}");
+        let e = transcript(&scenario);
+        let lines = stdin_lines(&e);
+        assert_eq!(lines.iter().filter(|l| **l == "0 0").count(), 1, "{scenario}");
+        assert_eq!(lines.last(), Some(&"0 0"), "{scenario}");
+        assert!(
+            ends_at_a_first_prompt(text(&e.stdout)),
+            "{scenario}: the transcript ends at a second prompt"
+        );
+        let shown = prompts(&e);
+        let last = shown.last().unwrap();
+        assert_eq!(last.remaining.len(), 2, "{scenario}: 0 0 after the first move of turn {}", last.turn);
+        games += 1;
+        if last.turn <= turns {
+            stuck += 1;
+        }
+    }
+    // The games end both ways: after the last turn, and without a whole turn to play.
+    assert!(stuck > games / 4 && stuck < games, "{stuck} of {games} games ended without a whole turn");
+}
+
+#[test]
+fn the_first_prompt_check_reads_transcripts_correctly() {
+    // Unseeded, White rolls 2 5: 0 0 at the first prompt, after a mistake there, after a valid first
+    // move, after a mistake at the second prompt, and at Red's first prompt.
+    let cases = [
+        (&["0 0"][..], true),
+        (&["24 21", "0 0"][..], true),
+        (&["24 21", "24 20", "0 0"][..], true),
+        (&["24 22", "0 0"][..], false),
+        (&["24 22", "24 21", "0 0"][..], false),
+        (&["24 21", "24 22", "24 21", "0 0"][..], false),
+        (&["24 22", "13 8", "0 0"][..], true),
+        (&["24 22", "13 8", "1 3", "0 0"][..], false),
+    ];
+    for (inputs, first) in cases {
+        let list: Vec<String> = inputs.iter().map(|i| format!("{i:?}")).collect();
+        let e = transcript(&format!("inputs = [{}]", list.join(", ")));
+        assert_eq!(ends_at_a_first_prompt(text(&e.stdout)), first, "{inputs:?}");
+        assert_eq!(prompts(&e).last().unwrap().remaining.len() == 2, first, "{inputs:?}");
     }
 }
 
@@ -245,6 +368,7 @@ fn a_stuck_mover_types_zero_zero() {
 struct Classifier {
     lines: Script,
     reasons: Vec<Vec<String>>,
+    moves: Vec<Move>,
 }
 
 impl InputSource for Classifier {
@@ -263,9 +387,126 @@ impl InputSource for Classifier {
                 })
                 .collect();
             self.reasons.push(reasons);
+            self.moves.push(mv);
         }
         Some(line)
     }
+}
+
+/// Every invalid move of a policy transcript, with the rules' reason with each remaining die.
+fn classify(e: &Expansion) -> Vec<(Move, Vec<String>)> {
+    let mut classifier =
+        Classifier { lines: Script::new(stdin_lines(e)), reasons: Vec::new(), moves: Vec::new() };
+    let mut dice = seed_of(e).map_or_else(GlibcRandom::default, GlibcRandom::new);
+    let mut out = Vec::new();
+    console::run(&mut classifier, &mut dice, &mut out, Options::default()).unwrap();
+    assert_eq!(text(&out), text(&e.stdout));
+    assert_eq!(classifier.reasons.len(), text(&e.stdout).matches(INVALID_MOVE).count());
+    classifier.moves.into_iter().zip(classifier.reasons).collect()
+}
+
+/// The rules' reason of each kind of `invalid = [...]`, and whether a move is of that kind: refused
+/// for that reason with at least one remaining die, and otherwise only for the distance.
+fn is_of_kind(kind: &str, mv: Move, reasons: &[String]) -> bool {
+    let reason = match kind {
+        "distance" | "entry-point" => "WrongDistance",
+        "direction" => "WrongDirection",
+        "out-of-range" => "OffBoard",
+        "empty-point" => "NoChecker",
+        "onto-two" => "Blocked",
+        "bar-first" => "MustEnter",
+        "early-bear-off" => "NotAllHome",
+        "empty-bar" => "NothingOnBar",
+        _ => panic!("no kind {kind}"),
+    };
+    let entry = mv.from == 0 && mv.to != 0;
+    match kind {
+        "distance" if entry => false,
+        "entry-point" if !entry => false,
+        _ => {
+            reasons.iter().any(|r| r == reason) && reasons.iter().all(|r| r == reason || r == "WrongDistance")
+        }
+    }
+}
+
+#[test]
+fn invalid_empty_point_types_only_moves_from_empty_points() {
+    let mut typed = 0;
+    for n in 0..24u32 {
+        let style = ["random", "race", "hit"][n as usize % 3];
+        let every = 1 + n % 3;
+        let e = transcript(&format!(
+            "seed = {n}\npolicy = {{ seed = {n}, turns = 60, invalid-every = {every}, style = '{style}', \
+             invalid = ['empty-point'] }}"
+        ));
+        for (mv, reasons) in classify(&e) {
+            assert!(is_of_kind("empty-point", mv, &reasons), "seed {n}: {mv} refused for {reasons:?}");
+            assert!(reasons.iter().any(|r| r == "NoChecker"), "seed {n}: {mv} refused for {reasons:?}");
+            typed += 1;
+        }
+    }
+    assert!(typed > 100, "only {typed} moves from empty points");
+}
+
+#[test]
+fn each_kind_of_invalid_move_alone_types_only_that_kind() {
+    let kinds = [
+        "distance",
+        "direction",
+        "out-of-range",
+        "empty-point",
+        "onto-two",
+        "bar-first",
+        "entry-point",
+        "early-bear-off",
+        "empty-bar",
+    ];
+    for kind in kinds {
+        let mut typed = 0;
+        for n in 0..12u32 {
+            let style = ["hit", "race", "random"][n as usize % 3];
+            let e = transcript(&format!(
+                "seed = {}\npolicy = {{ seed = {n}, turns = 80, invalid-every = 1, style = '{style}', \
+                 invalid = ['{kind}'] }}",
+                n + 100
+            ));
+            for (mv, reasons) in classify(&e) {
+                assert!(is_of_kind(kind, mv, &reasons), "{kind}, seed {n}: {mv} refused for {reasons:?}");
+                typed += 1;
+            }
+        }
+        assert!(typed > 0, "no move of kind {kind} typed");
+    }
+    // Two kinds: both, and nothing else.
+    let mut seen = std::collections::BTreeSet::new();
+    for n in 0..6u32 {
+        let e = transcript(&format!(
+            "seed = {n}\npolicy = {{ seed = {n}, turns = 60, invalid-every = 2, \
+             invalid = ['direction', 'empty-bar'] }}"
+        ));
+        for (mv, reasons) in classify(&e) {
+            let kind = ["direction", "empty-bar"].into_iter().find(|k| is_of_kind(k, mv, &reasons));
+            seen.insert(kind.unwrap_or_else(|| panic!("seed {n}: {mv} refused for {reasons:?}")));
+        }
+    }
+    assert_eq!(seen.len(), 2, "{seen:?}");
+}
+
+#[test]
+fn invalid_kinds_must_be_known_listed_and_used() {
+    let err = transcript_error(
+        "policy = { seed = 1, turns = 3, invalid-every = 2, invalid = [\"empty-point\", \"wrong-way\"] }",
+    );
+    assert!(err.contains("unknown kind `wrong-way`"), "{err}");
+    let all = "distance, direction, out-of-range, empty-point, onto-two, bar-first, entry-point, \
+               early-bear-off, empty-bar";
+    assert!(err.contains(&format!("(the kinds: {all})")), "{err}");
+    let err = transcript_error("policy = { seed = 1, turns = 3, invalid-every = 2, invalid = [] }");
+    assert!(err.contains("policy.invalid is empty"), "{err}");
+    let err = transcript_error("policy = { seed = 1, turns = 3, invalid = [\"distance\"] }");
+    assert!(err.contains("policy.invalid needs policy.invalid-every"), "{err}");
+    let err = transcript_error("policy = { seed = 1, turns = 3, invalid-every = 2, invalid = \"distance\" }");
+    assert!(err.contains("invalid type"), "{err}");
 }
 
 #[test]
@@ -291,13 +532,7 @@ fn invalid_moves_are_of_many_kinds() {
         let e = transcript(&format!(
             "seed = {seed}\npolicy = {{ seed = 2, turns = 120, invalid-every = 3, style = \"{style}\" }}"
         ));
-        let mut classifier = Classifier { lines: Script::new(stdin_lines(&e)), reasons: Vec::new() };
-        let mut dice = GlibcRandom::new(seed);
-        let mut out = Vec::new();
-        console::run(&mut classifier, &mut dice, &mut out, Options::default()).unwrap();
-        assert_eq!(text(&out), text(&e.stdout));
-        assert_eq!(classifier.reasons.len(), text(&e.stdout).matches(INVALID_MOVE).count());
-        reasons.extend(classifier.reasons.into_iter().flatten());
+        reasons.extend(classify(&e).into_iter().flat_map(|(_, r)| r));
     }
     for expected in [
         "WrongDistance",

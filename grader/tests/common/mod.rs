@@ -64,3 +64,58 @@ pub fn bug_fixtures(assignment_id: &str) -> BTreeSet<String> {
         .filter(|n| n.starts_with("bug-"))
         .collect()
 }
+
+/// Names of every fixture folder of an assignment, sorted.
+pub fn all_fixtures(assignment_id: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(repo().join("fixtures").join(assignment_id))
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// What a fixture is, from the comment that opens one of its source files
+/// (`/* bug: ... */`, `/* trivia: ... */`, `/* variant: ... */`, `/* does not compile: ... */`).
+pub fn fixture_description(assignment_id: &str, name: &str) -> String {
+    let dir = repo().join("fixtures").join(assignment_id).join(name);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let Some(rest) = text.strip_prefix("/* ") else { continue };
+        let Some((comment, _)) = rest.split_once("*/") else { continue };
+        if let Some((kind, what)) = comment.split_once(": ") {
+            if ["bug", "trivia", "variant", "does not compile"].contains(&kind) {
+                let what = what.split_whitespace().collect::<Vec<_>>().join(" ");
+                return format!("{kind}: {what}");
+            }
+        }
+    }
+    "the correct submission".to_owned()
+}
+
+/// The Markdown defect-cost table of an assignment: one row per fixture with what it loses where.
+pub fn defect_table(assignment_id: &str, reports: &[(String, Report)]) -> String {
+    let mut table = String::from(
+        "| fixture | what it is | categories charged (points lost) | score |\n|---|---|---|---|\n",
+    );
+    for (name, report) in reports {
+        let charged: Vec<String> = report
+            .categories
+            .iter()
+            .filter(|c| c.score < c.max_score)
+            .map(|c| format!("{} {:.2}", c.id, c.max_score - c.score))
+            .collect();
+        let charged = if charged.is_empty() { "none".to_owned() } else { charged.join(", ") };
+        table.push_str(&format!(
+            "| `{name}` | {} | {charged} | {:.2} / {:.2} |\n",
+            fixture_description(assignment_id, name).replace('|', "\\|"),
+            report.score,
+            report.max_score
+        ));
+    }
+    table
+}

@@ -7,7 +7,9 @@
 use std::io::{self, Write};
 
 use super::console::write_board;
-use super::rules::{check_board_bounds, Board, CheckFunction, Colour, BOARD_SIZE, NUM_PIECES};
+use super::rules::{
+    check_board_bounds, Board, CheckFunction, Colour, BOARD_SIZE, INVALID_MOVE, NUM_PIECES, VALID_MOVE,
+};
 use crate::driver::LineDriver;
 
 /// The largest magnitude the driver accepts for an int argument (as the Trouble driver does).
@@ -70,8 +72,8 @@ impl Driver {
                 }
                 write_board(out, board)?;
             }
-            "check" => {
-                arity(5, "check FUNCTION COLOUR FROM TO DIE")?;
+            "check" | "effects" => {
+                arity(5, &format!("{name} FUNCTION COLOUR FROM TO DIE"))?;
                 let function = CheckFunction::from_name(args[0]).ok_or_else(|| {
                     let names: Vec<&str> = CheckFunction::ALL.iter().map(|f| f.name()).collect();
                     anyhow::anyhow!("unknown function `{}` ({})", args[0], names.join(", "))
@@ -81,12 +83,22 @@ impl Driver {
                 let to = int(args[3], -INT_LIMIT, INT_LIMIT, "TO")?;
                 let die = u8::try_from(int(args[4], 1, 6, "die")?)?;
                 let before = *self.board_ref()?;
+                // Both commands ask only what the handout defines: a query it leaves open may make a
+                // correct function do anything, side effects included.
                 let validity = function.answer(&before, mover, from, to, die)?;
-                // A correct function changes no global; the C driver reports any that did.
-                let after = before;
-                writeln!(out, "{} returned {}", function.name(), validity.value())?;
-                for line in changes(function.name(), &before, &after) {
-                    writeln!(out, "{line}")?;
+                if name == "check" {
+                    // The C driver then restores the globals silently.
+                    writeln!(out, "{} returned {}", function.name(), validity.value())?;
+                } else {
+                    // A correct function changes no global and returns VALID_MOVE or INVALID_MOVE, so
+                    // the C driver prints neither a change nor the return value.
+                    let after = before;
+                    for line in changes(function.name(), &before, &after) {
+                        writeln!(out, "{line}")?;
+                    }
+                    if let Some(line) = unexpected_return(function.name(), validity.value()) {
+                        writeln!(out, "{line}")?;
+                    }
                 }
             }
             "bounds" => {
@@ -99,7 +111,9 @@ impl Driver {
                 write_dump(out, self.board_ref()?)?;
             }
             _ => {
-                anyhow::bail!("unknown command `{name}` (start, clear, set, bar, print, check, bounds, dump)")
+                anyhow::bail!(
+                    "unknown command `{name}` (start, clear, set, bar, print, check, effects, bounds, dump)"
+                )
             }
         }
         Ok(())
@@ -145,7 +159,7 @@ fn array_name(colour: Colour) -> &'static str {
     }
 }
 
-/// The lines the C driver prints after a check function that changed globals:
+/// The lines the C driver's `effects` prints after a check function that changed globals:
 /// `FUNCTION changed NAME from A to B`, one per global that differs, in `dump` order.
 pub fn changes(function: &str, before: &Board, after: &Board) -> Vec<String> {
     globals(before)
@@ -154,6 +168,14 @@ pub fn changes(function: &str, before: &Board, after: &Board) -> Vec<String> {
         .filter(|((_, a), (_, b))| a != b)
         .map(|((name, a), (_, b))| format!("{function} changed {name} from {a} to {b}"))
         .collect()
+}
+
+/// The line the C driver's `effects` prints last when a check function returned something other than
+/// `VALID_MOVE` (1) or `INVALID_MOVE` (2): `FUNCTION returned R, neither VALID_MOVE nor INVALID_MOVE`.
+/// So a stub that returns 0 and changes nothing does not pass as a function without side effects.
+pub fn unexpected_return(function: &str, returned: i32) -> Option<String> {
+    (returned != VALID_MOVE && returned != INVALID_MOVE)
+        .then(|| format!("{function} returned {returned}, neither VALID_MOVE nor INVALID_MOVE"))
 }
 
 /// `dump`: the two arrays (points 1..=24), the bars and the counts, each value preceded by a space.

@@ -15,7 +15,7 @@ use serde::Deserialize;
 
 use super::console::{self, parse_move, Ending, InputSource, Options, Prompt};
 use super::driver;
-use super::rules::{valid_moves_with, Board, Colour, Move, BOARD_SIZE};
+use super::rules::{valid_moves_with, Board, Colour, IllegalMove, Move, BOARD_SIZE};
 use crate::rng::GlibcRandom;
 use crate::{CaseKind, Expansion, ScenarioError};
 
@@ -44,7 +44,7 @@ struct TranscriptScenario {
     policy: Option<PolicyConfig>,
 }
 
-/// `policy = { seed = 7, turns = 40, invalid-every = 3, style = "race" }`.
+/// `policy = { seed = 7, turns = 40, invalid-every = 3, invalid = ["empty-point"], style = "race" }`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct PolicyConfig {
@@ -54,11 +54,13 @@ struct PolicyConfig {
     turns: u64,
     /// At every Nth move decision, type an invalid move first.
     invalid_every: Option<u64>,
+    /// The kinds of invalid move typed ([`InvalidKind::name`]); none: every kind.
+    invalid: Option<Vec<String>>,
     /// How valid moves are chosen (default `random`).
     #[serde(default)]
     style: Style,
-    /// `false`: never hit; the game ends (`0 0`) when every valid move would hit. Keeps the cases of
-    /// basic moves and bearing off free of entries, so that a bug costs points where it belongs.
+    /// `false`: never hit; the game ends (`0 0`) when no whole turn without a hit is left. Keeps the
+    /// cases of basic moves and bearing off free of entries, so that a bug costs points where it belongs.
     #[serde(default = "yes")]
     hits: bool,
 }
@@ -71,13 +73,113 @@ fn yes() -> bool {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Style {
-    /// Uniformly (for a first move, among those that leave the other die a move, when there are).
+    /// Uniformly (a first move among those that leave the other die a move).
     #[default]
     Random,
     /// Bearing off first, then the rearmost checker, then hits: games reach bearing off.
     Race,
     /// Hits first, so that checkers go to the bar and enter again.
     Hit,
+}
+
+/// The kinds of invalid move a policy types, named in `invalid = [...]` by [`InvalidKind::name`].
+///
+/// Without `invalid`, every kind is typed as the policy has always built them: a candidate of a kind
+/// is any move the rules refuse, whatever their reason (a move of the basic kinds typed while the mover
+/// has a checker on the bar is refused for the bar first). With `invalid`, a candidate of a listed kind
+/// is typed only when [`InvalidKind::of_move`] finds that kind with the remaining dice of every
+/// correct program: refused with each die, for that kind's reason, or with some die only for the
+/// distance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum InvalidKind {
+    /// `distance`: a basic move of a distance no remaining die shows.
+    Distance,
+    /// `direction`: a basic move backwards.
+    Direction,
+    /// `out-of-range`: a number that is no point (25 or -1 as a start, past the end of the board).
+    OutOfRange,
+    /// `empty-point`: from a point without the mover's checkers.
+    EmptyPoint,
+    /// `onto-two`: onto a point held by two or more opposing checkers (a basic or an entry move).
+    OntoTwo,
+    /// `bar-first`: a basic move while the mover has a checker on the bar.
+    BarFirst,
+    /// `entry-point`: `0 N` at the entry point of a die not rolled, while on the bar.
+    EntryPoint,
+    /// `early-bear-off`: `N 0` while not all the mover's checkers are home.
+    EarlyBearOff,
+    /// `empty-bar`: `0 N` with nothing on the bar.
+    EmptyBar,
+}
+
+impl InvalidKind {
+    /// Every kind, in the order of the policy's groups of candidates.
+    pub const ALL: [InvalidKind; 9] = [
+        InvalidKind::Distance,
+        InvalidKind::Direction,
+        InvalidKind::OutOfRange,
+        InvalidKind::EmptyPoint,
+        InvalidKind::OntoTwo,
+        InvalidKind::BarFirst,
+        InvalidKind::EntryPoint,
+        InvalidKind::EarlyBearOff,
+        InvalidKind::EmptyBar,
+    ];
+
+    /// The name in `invalid = [...]`.
+    pub fn name(self) -> &'static str {
+        match self {
+            InvalidKind::Distance => "distance",
+            InvalidKind::Direction => "direction",
+            InvalidKind::OutOfRange => "out-of-range",
+            InvalidKind::EmptyPoint => "empty-point",
+            InvalidKind::OntoTwo => "onto-two",
+            InvalidKind::BarFirst => "bar-first",
+            InvalidKind::EntryPoint => "entry-point",
+            InvalidKind::EarlyBearOff => "early-bear-off",
+            InvalidKind::EmptyBar => "empty-bar",
+        }
+    }
+
+    /// The kind of a name.
+    pub fn from_name(name: &str) -> Option<InvalidKind> {
+        InvalidKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The kind of an invalid move, as the rules refuse it with each of `dice`: the one reason given
+    /// with every die, or the one reason given with some dice when the others only find the distance
+    /// wrong (a move meant for one die is the wrong distance for the other). `None` when a die accepts
+    /// the move, or the reasons are of two kinds or of none.
+    pub fn of_move(board: &Board, mover: Colour, mv: Move, dice: &[u8]) -> Option<InvalidKind> {
+        let mut kinds = Vec::with_capacity(dice.len());
+        for &die in dice {
+            let reason = board.check(mover, mv, die).err()?;
+            kinds.push(InvalidKind::of(mv, &reason)?);
+        }
+        let distance = |k: &InvalidKind| matches!(k, InvalidKind::Distance | InvalidKind::EntryPoint);
+        let main = kinds.iter().copied().find(|k| !distance(k)).or_else(|| kinds.first().copied())?;
+        kinds.iter().all(|k| *k == main || distance(k)).then_some(main)
+    }
+
+    /// The kind of the reason the rules give for refusing `mv` (`None` for a reason no kind types:
+    /// bearing off from too far, `0 0`, a bad die, no die left).
+    pub fn of(mv: Move, reason: &IllegalMove) -> Option<InvalidKind> {
+        Some(match reason {
+            IllegalMove::WrongDistance { .. } if mv.from == 0 => InvalidKind::EntryPoint,
+            IllegalMove::WrongDistance { .. } => InvalidKind::Distance,
+            IllegalMove::WrongDirection { .. } => InvalidKind::Direction,
+            IllegalMove::OffBoard(_) => InvalidKind::OutOfRange,
+            IllegalMove::NoChecker { .. } => InvalidKind::EmptyPoint,
+            IllegalMove::Blocked { .. } => InvalidKind::OntoTwo,
+            IllegalMove::MustEnter(_) => InvalidKind::BarFirst,
+            IllegalMove::NotAllHome(_) => InvalidKind::EarlyBearOff,
+            IllegalMove::NothingOnBar(_) => InvalidKind::EmptyBar,
+            IllegalMove::TooFar { .. }
+            | IllegalMove::Quit
+            | IllegalMove::BadDie(_)
+            | IllegalMove::NoDieLeft => return None,
+        })
+    }
 }
 
 /// `[scenario]` of a unit case.
@@ -218,7 +320,30 @@ fn with_policy(config: &PolicyConfig, seed: Option<u32>) -> Result<Expansion, Sc
     if config.turns > MAX_TURNS {
         return error(format!("scenario: policy.turns is {}, more than {MAX_TURNS}", config.turns));
     }
-    let mut source = Policy::new(config);
+    let kinds = match &config.invalid {
+        None => None,
+        Some(names) => {
+            if config.invalid_every.is_none() {
+                return error("scenario: policy.invalid needs policy.invalid-every");
+            }
+            if names.is_empty() {
+                return error("scenario: policy.invalid is empty (leave it out for every kind)");
+            }
+            let mut kinds = Vec::new();
+            for name in names {
+                let Some(kind) = InvalidKind::from_name(name) else {
+                    let all: Vec<&str> = InvalidKind::ALL.iter().map(|k| k.name()).collect();
+                    return error(format!(
+                        "scenario: policy.invalid: unknown kind `{name}` (the kinds: {})",
+                        all.join(", ")
+                    ));
+                };
+                kinds.push(kind);
+            }
+            Some(kinds)
+        }
+    };
+    let mut source = Policy::new(config, kinds);
     // One turn more than the policy plays: it types 0 0 at the first prompt of that turn.
     let (stdout, session) = play(&mut source, seed, config.turns + 1)?;
     match session.ending {
@@ -229,18 +354,25 @@ fn with_policy(config: &PolicyConfig, seed: Option<u32>) -> Result<Expansion, Sc
 }
 
 /// Plays the game: valid moves chosen by a style, an invalid move now and then, and `0 0` after the
-/// last turn or as soon as the mover is stuck.
+/// last turn or as soon as the mover cannot play a whole turn.
+///
+/// `0 0` is only ever typed at the first prompt of a turn, right after the roll, so that a game ends
+/// at a neutral point: at a first prompt the policy picks only a first move after which it has a
+/// second move to type, and when there is none it types `0 0` there. Invalid moves may come at either
+/// prompt.
 ///
 /// The handout leaves one choice open: which die a first move uses when it is valid with both
 /// (bearing off from nearer than both dice). The policy keeps every remaining-dice state a correct
 /// program may be in, types as valid only moves that all of them accept and as invalid only moves
-/// that all of them refuse, and counts the mover as stuck when no move is accepted by all. So any two
-/// correct programs print the same transcript.
+/// that all of them refuse, and counts a second move as possible only when all of them accept it. So
+/// any two correct programs print the same transcript.
 #[derive(Debug)]
 pub struct Policy {
     rng: fastrand::Rng,
     turns: u64,
     invalid_every: Option<u64>,
+    /// The kinds of invalid move typed, each only for its own reason; `None`: every kind, as built.
+    kinds: Option<Vec<InvalidKind>>,
     style: Style,
     hits: bool,
     /// Move decisions taken so far (the retry after a deliberate mistake is part of its decision).
@@ -253,9 +385,10 @@ pub struct Policy {
 }
 
 impl Policy {
-    fn new(config: &PolicyConfig) -> Self {
+    fn new(config: &PolicyConfig, kinds: Option<Vec<InvalidKind>>) -> Self {
         let mut policy = Self::with(config.seed, config.turns, config.invalid_every, config.style);
         policy.hits = config.hits;
+        policy.kinds = kinds;
         policy
     }
 
@@ -266,6 +399,7 @@ impl Policy {
             rng: fastrand::Rng::with_seed(seed),
             turns,
             invalid_every,
+            kinds: None,
             style,
             hits: true,
             decisions: 0,
@@ -284,56 +418,79 @@ impl Policy {
         }
     }
 
-    fn choose(&mut self, prompt: &Prompt<'_>) -> Move {
+    /// The move typed at `prompt`; `None` only if the policy had no second move after its first
+    /// (which it rules out when it picks the first), so that the expansion fails rather than end
+    /// the game at a second prompt.
+    fn choose(&mut self, prompt: &Prompt<'_>) -> Option<Move> {
         if prompt.turn > self.turns {
-            return Move::QUIT;
+            return Some(Move::QUIT);
         }
         let alternatives = self.alternatives(prompt);
         let (board, mover) = (prompt.board, prompt.mover);
+        let first = prompt.remaining.len() == 2;
         let sets: Vec<Vec<Move>> =
             alternatives.iter().map(|dice| valid_moves_with(board, mover, dice)).collect();
         let accepted = self.allowed(board, mover, accepted_moves(board, mover, &alternatives));
-        if accepted.is_empty() {
-            return Move::QUIT;
+        // A first move only if the policy then has a second one: a whole turn, or 0 0 right here.
+        let playable =
+            if first { self.whole_turns(board, mover, prompt.remaining, &accepted) } else { accepted };
+        if playable.is_empty() {
+            return if first { Some(Move::QUIT) } else { None };
         }
         if !self.owe_valid {
             self.decisions += 1;
             if self.invalid_every.is_some_and(|n| self.decisions % n == 0) {
                 let refused = |mv: &Move| sets.iter().all(|s| !s.contains(mv)) && *mv != Move::QUIT;
+                // With `invalid`, each move only when every correct program refuses it for its
+                // kind's reason.
+                let for_its_reason = |kind: InvalidKind, mv: &Move| {
+                    self.kinds.is_none()
+                        || alternatives
+                            .iter()
+                            .all(|dice| InvalidKind::of_move(board, mover, *mv, dice) == Some(kind))
+                };
                 let groups: Vec<Vec<Move>> = invalid_candidates(board, mover, &alternatives)
                     .into_iter()
-                    .map(|group| group.into_iter().filter(refused).collect::<Vec<Move>>())
+                    .zip(InvalidKind::ALL)
+                    .filter(|(_, kind)| self.kinds.as_ref().is_none_or(|kinds| kinds.contains(kind)))
+                    .map(|(group, kind)| {
+                        group
+                            .into_iter()
+                            .filter(|mv| refused(mv) && for_its_reason(kind, mv))
+                            .collect::<Vec<Move>>()
+                    })
                     .filter(|group| !group.is_empty())
                     .collect();
                 if !groups.is_empty() {
                     let group = &groups[self.rng.usize(..groups.len())];
                     self.owe_valid = true;
-                    return group[self.rng.usize(..group.len())];
+                    return Some(group[self.rng.usize(..group.len())]);
                 }
             }
         }
         self.owe_valid = false;
-        if prompt.remaining.len() < 2 {
-            return self.pick(board, mover, &accepted);
+        let mv = self.pick(board, mover, &playable);
+        if first {
+            self.after_first = after_first(board, mover, prompt.remaining, mv);
         }
-        // A first move: prefer those after which the other die still has a move, so that the policy
-        // does not get itself stuck.
-        let follow_ups: Vec<(Move, Vec<Vec<u8>>)> =
-            accepted.iter().map(|&mv| (mv, after_first(board, mover, prompt.remaining, mv))).collect();
-        let open: Vec<Move> = follow_ups
+        Some(mv)
+    }
+
+    /// The accepted first moves after which the policy has a second move to type: one that every
+    /// correct program accepts, whichever die it gave the first move, and that `hits` allows.
+    fn whole_turns(&self, board: &Board, mover: Colour, dice: &[u8], accepted: &[Move]) -> Vec<Move> {
+        accepted
             .iter()
-            .filter(|(mv, alternatives)| {
+            .copied()
+            .filter(|&mv| {
                 // The board after the move does not depend on the die it used.
                 let mut next = *board;
-                let die = prompt.remaining.iter().copied().find(|&d| board.check(mover, *mv, d).is_ok());
-                die.is_some_and(|d| next.play(mover, *mv, d).is_ok())
-                    && !self.allowed(&next, mover, accepted_moves(&next, mover, alternatives)).is_empty()
+                let die = dice.iter().copied().find(|&d| board.check(mover, mv, d).is_ok());
+                let alternatives = after_first(board, mover, dice, mv);
+                die.is_some_and(|d| next.play(mover, mv, d).is_ok())
+                    && !self.allowed(&next, mover, accepted_moves(&next, mover, &alternatives)).is_empty()
             })
-            .map(|(mv, _)| *mv)
-            .collect();
-        let mv = self.pick(board, mover, if open.is_empty() { &accepted } else { &open });
-        self.after_first = follow_ups.into_iter().find(|(m, _)| *m == mv).map(|(_, a)| a).unwrap_or_default();
-        mv
+            .collect()
     }
 
     /// The accepted moves the policy may play: without hits when `hits = false`.
@@ -363,7 +520,7 @@ impl Policy {
 
 impl InputSource for Policy {
     fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String> {
-        Some(self.choose(prompt).to_string())
+        self.choose(prompt).map(|mv| mv.to_string())
     }
 }
 
@@ -393,10 +550,10 @@ fn after_first(board: &Board, mover: Colour, dice: &[u8], mv: Move) -> Vec<Vec<u
         .collect()
 }
 
-/// Candidate invalid moves grouped by kind of mistake (each still to be checked against the rules):
-/// wrong distance, wrong direction, numbers off the board, from a point without the mover's checkers,
-/// onto two or more opposing checkers, a basic move while on the bar, an entry at the wrong point,
-/// bearing off too early, and `0 N` with nothing on the bar.
+/// Candidate invalid moves grouped by kind of mistake, in the order of [`InvalidKind::ALL`] (each
+/// still to be checked against the rules): wrong distance, wrong direction, numbers off the board,
+/// from a point without the mover's checkers, onto two or more opposing checkers, a basic move while
+/// on the bar, an entry at the wrong point, bearing off too early, and `0 N` with nothing on the bar.
 fn invalid_candidates(board: &Board, mover: Colour, alternatives: &[Vec<u8>]) -> Vec<Vec<Move>> {
     let mut dice: Vec<i32> = alternatives.iter().flatten().map(|&d| i32::from(d)).collect();
     dice.sort_unstable();
