@@ -1,11 +1,12 @@
 //! Grades every fixture: each correct one scores full marks, each bug loses points in exactly the
-//! categories its defect belongs to, and each report is a snapshot.
+//! categories its defect belongs to (one defect costs once, where it belongs), each report is a
+//! snapshot, and each assignment's defect-cost table is what the fixtures really cost.
 
 mod common;
 
 use std::collections::BTreeSet;
 
-use common::{bug_fixtures, grade_fixture, losing, plain_text};
+use common::{all_fixtures, bug_fixtures, defect_table, grade_fixture, losing, plain_text};
 use grader::compare::Normalization;
 use grader::report::{BuildStatus, CaseStatus};
 
@@ -29,7 +30,7 @@ fn the_correct_trouble_submission_scores_full_marks() {
     let report = grade_fixture("trouble", "correct");
     assert_eq!(report.max_score, 80.0, "15 + 8 + 10 + 8 + 10 + 14 + 15 automated points");
     assert_eq!(report.score, report.max_score, "{}", plain_text(&report));
-    assert!(report.cases.len() >= 40);
+    assert!(report.cases.len() >= 50);
     assert!(report.cases.iter().all(|c| c.status == CaseStatus::Passed && c.leniency.is_empty()));
     let pending: Vec<(&str, f64)> = report.pending.iter().map(|p| (p.id.as_str(), p.points)).collect();
     assert_eq!(pending, [("style", 10.0), ("survey", 10.0)]);
@@ -40,21 +41,67 @@ fn each_trouble_bug_loses_points_exactly_in_its_categories() {
     check_bugs(
         "trouble",
         &[
-            ("bug-capture-not-home", &["movePiece", "playerTurn"]),
-            ("bug-checkwin-zero", &["checkWin", "playerTurn"]),
-            ("bug-finish-no-inner-moves", &["movePiece", "printMoves", "playerTurn"]),
-            ("bug-home-last", &["printMoves", "playerTurn"]),
-            ("bug-land-on-own", &["movePiece", "printMoves", "playerTurn"]),
-            ("bug-leave-home-any-roll", &["movePiece", "printMoves", "playerTurn"]),
-            ("bug-move-prints", &["movePiece", "playerTurn"]),
-            ("bug-no-exact-finish", &["movePiece", "printMoves", "playerTurn"]),
+            // Whole games run the student's playerTurn with our other functions: a function's defect
+            // costs in its own category, never again in playerTurn.
+            ("bug-capture-not-home", &["movePiece"]),
+            ("bug-checkwin-zero", &["checkWin"]),
+            // A rule defect in a helper that both printMoves and movePiece use shows in both.
+            ("bug-finish-no-inner-moves", &["movePiece", "printMoves"]),
+            ("bug-land-on-own", &["movePiece", "printMoves"]),
+            ("bug-leave-home-any-roll", &["movePiece", "printMoves"]),
+            // Only the cases that `show` what movePiece prints see the debug line.
+            ("bug-move-prints", &["movePiece"]),
+            ("bug-no-exact-finish", &["movePiece", "printMoves"]),
+            // Only a game can show it.
             ("bug-no-extra-roll", &["playerTurn"]),
-            ("bug-passes-start", &["movePiece", "printMoves", "playerTurn"]),
-            ("bug-start-square", &["movePiece", "printMoves", "playerTurn"]),
+            ("bug-passes-start", &["movePiece", "printMoves"]),
+            ("bug-start-square", &["movePiece", "printMoves"]),
             // Whole programs forgive spacing; only the function-level cases see the %7s.
             ("bug-status-width", &["printStatus"]),
         ],
     );
+}
+
+fn category_score(report: &grader::report::Report, id: &str) -> (f64, f64) {
+    let c = report.categories.iter().find(|c| c.id == id).unwrap();
+    (c.score, c.max_score)
+}
+
+#[test]
+fn checkwin_always_zero_keeps_at_most_a_third_of_checkwin() {
+    let report = grade_fixture("trouble", "bug-checkwin-zero");
+    let (score, max) = category_score(&report, "checkWin");
+    assert!(score <= max / 3.0, "{}", plain_text(&report));
+}
+
+#[test]
+fn the_move_list_may_come_in_any_order() {
+    let report = grade_fixture("trouble", "any-move-order");
+    assert_eq!(report.score, report.max_score, "{}", plain_text(&report));
+}
+
+#[test]
+fn a_stub_submission_earns_the_compile_points_and_nothing_else() {
+    let report = grade_fixture("trouble", "stub-functions");
+    assert_eq!(category_score(&report, "compile"), (15.0, 15.0), "{}", plain_text(&report));
+    assert_eq!(report.score, 15.0, "{}", plain_text(&report));
+}
+
+#[test]
+fn a_missing_line_break_before_each_header_is_a_presentation_error_of_player_turn() {
+    let report = grade_fixture("trouble", "trivia-no-header-blank-line");
+    assert_eq!(losing(&report), BTreeSet::from(["playerTurn"]), "{}", plain_text(&report));
+    let (score, max) = category_score(&report, "playerTurn");
+    assert!(score >= 0.9 * max - 1e-9, "{}", plain_text(&report));
+    for case in report.cases.iter().filter(|c| c.category == "playerTurn") {
+        assert_eq!(
+            (case.status, &case.leniency[..]),
+            (CaseStatus::Passed, &[Normalization::AllWhitespace][..])
+        );
+        assert_eq!(case.forgiven[0].what, "missing line break", "{}", case.id);
+        assert!(case.forgiven[0].expected.starts_with("---- "), "{:?}", case.forgiven);
+    }
+    insta::assert_snapshot!("trouble-trivia-no-header-blank-line", plain_text(&report));
 }
 
 #[test]
@@ -76,9 +123,26 @@ fn trivia_costs_what_the_rubric_says_and_is_reported_as_such() {
     for case in report.cases.iter().filter(|c| c.category == "playerTurn") {
         assert_eq!(case.status, CaseStatus::Passed);
         assert_eq!(case.leniency, [Normalization::AllWhitespace]);
-        assert!(case.note.as_deref().unwrap().contains("matched only when ignoring all whitespace"));
+        let note = case.note.as_deref().unwrap();
+        assert!(note.contains("presentation error, 90% of the case's points"), "{note}");
+        assert!(note.contains("missing space"), "{note}");
     }
     insta::assert_snapshot!("trouble-trivia-spacing", plain_text(&report));
+}
+
+#[test]
+fn a_self_check_scores_the_visible_cases_at_their_real_weight() {
+    let full = grade_fixture("trouble", "bug-land-on-own");
+    let options = grader::grade::GradeOptions { visible_only: true, cache: common::cache() };
+    let path = common::repo().join("fixtures/trouble/bug-land-on-own");
+    let check = grader::grade::grade(common::assignment("trouble"), &path, &options).unwrap();
+    for case in &check.cases {
+        let same = full.cases.iter().find(|c| c.id == case.id).unwrap();
+        assert_eq!((case.score, case.max_score), (same.score, same.max_score), "{}", case.id);
+    }
+    let hidden = check.hidden.as_ref().unwrap();
+    assert!((check.max_score + hidden.points - full.max_score).abs() < 0.02);
+    assert_eq!(check.cases.len() + hidden.cases, full.cases.len());
 }
 
 #[test]
@@ -96,30 +160,53 @@ fn each_backgammon_bug_loses_points_exactly_in_its_categories() {
     check_bugs(
         "backgammon",
         &[
-            ("bug-bar-not-forced", &["entry", "invalid", "functions"]),
-            ("bug-bear-off-early", &["bearoff", "invalid", "functions"]),
-            ("bug-bear-off-exact-only", &["bearoff", "functions"]),
-            // Only the driver sees it: the whole program plays correctly.
+            // Rule defects cost in their rule's category: games and the unit cases of that rule.
+            ("bug-bar-not-forced", &["entry"]),
+            ("bug-bear-off-early", &["bearoff"]),
+            ("bug-bear-off-exact-only", &["bearoff"]),
+            // Only the driver's `effects` cases see it: the whole program plays correctly.
             ("bug-check-moves-checkers", &["functions"]),
-            ("bug-lands-on-two", &["basic", "invalid", "functions"]),
-            ("bug-no-hit", &["entry", "invalid"]),
-            // Red moves in every game.
+            ("bug-lands-on-two", &["basic"]),
+            ("bug-no-hit", &["entry"]),
+            // Red moves backwards in every game: every game derails.
             ("bug-red-wrong-way", &["basic", "entry", "bearoff", "invalid", "termination", "functions"]),
             ("bug-same-die-twice", &["basic"]),
-            // Every transcript draws the board, and games stack six or more on a point.
-            ("bug-six-checkers-drawn", &["board", "basic", "entry", "bearoff"]),
-            ("bug-wrong-entry-point", &["entry", "invalid", "functions"]),
+            // Games draw the board with our print_board: only the board category sees the drawing.
+            ("bug-six-checkers-drawn", &["board"]),
+            ("bug-wrong-entry-point", &["entry"]),
         ],
     );
 }
 
 #[test]
-fn a_check_function_that_moves_checkers_is_named_in_the_report() {
-    let report = grade_fixture("backgammon", "bug-check-moves-checkers");
-    let case = report.cases.iter().find(|c| c.id == "functions/check-move-opening").unwrap();
+fn a_late_second_prompt_costs_only_termination() {
+    let report = grade_fixture("backgammon", "prompt-after-read");
+    assert_eq!(losing(&report), BTreeSet::from(["termination"]), "{}", plain_text(&report));
+    let (score, max) = category_score(&report, "termination");
+    assert!(score > 0.9 * max, "one local difference in one case: {}", plain_text(&report));
+}
+
+#[test]
+fn checks_that_change_globals_lose_at_most_half_of_functions() {
+    let report = grade_fixture("backgammon", "checks-change-globals");
+    assert_eq!(losing(&report), BTreeSet::from(["functions"]), "{}", plain_text(&report));
+    let (score, max) = category_score(&report, "functions");
+    assert!(score >= max / 2.0, "{}", plain_text(&report));
+    let case = report.cases.iter().find(|c| c.id == "functions/checks-change-nothing").unwrap();
     assert_eq!(case.status, CaseStatus::Failed);
     let actual = case.divergence.as_ref().unwrap().actual.as_deref().unwrap();
     assert!(actual.starts_with("check_move changed the_board_white["), "{actual}");
+    insta::assert_snapshot!("backgammon-checks-change-globals", plain_text(&report));
+}
+
+#[test]
+fn a_message_typo_costs_at_most_five_points_in_the_category_of_messages() {
+    let report = grade_fixture("backgammon", "message-typo");
+    assert_eq!(losing(&report), BTreeSet::from(["invalid"]), "{}", plain_text(&report));
+    assert!(report.score >= report.max_score - 5.0, "{}", plain_text(&report));
+    let lenient: Vec<&str> =
+        report.cases.iter().filter(|c| !c.leniency.is_empty()).map(|c| c.category.as_str()).collect();
+    assert!(lenient.iter().all(|&c| c == "invalid") && !lenient.is_empty(), "{lenient:?}");
 }
 
 #[test]
@@ -128,7 +215,8 @@ fn backgammon_board_spacing_is_free_but_message_spacing_is_not() {
     assert_eq!(report.score, report.max_score, "{}", plain_text(&report));
     assert!(report.cases.iter().all(|c| c.leniency.is_empty()));
 
-    // The same program with one space too few in a message: every whole-program case needs leniency.
+    // The same program with one space too few in a message: a presentation error, charged once, by
+    // the category that grades the messages.
     let dir = tempfile::tempdir().unwrap();
     for entry in std::fs::read_dir(common::repo().join("fixtures/backgammon/trivia-board-spacing")).unwrap() {
         let path = entry.unwrap().path();
@@ -139,9 +227,49 @@ fn backgammon_board_spacing_is_free_but_message_spacing_is_not() {
     let options = grader::grade::GradeOptions { visible_only: false, cache: common::cache() };
     let report = grader::grade::grade(common::assignment("backgammon"), dir.path(), &options).unwrap();
     for case in &report.cases {
-        let transcript = case.kind == grader::load::CaseKind::Transcript;
         assert_eq!(case.status, CaseStatus::Passed, "{}", case.id);
-        assert_eq!(case.leniency.is_empty(), !transcript, "{}", case.id);
+        assert_eq!(case.leniency.is_empty(), case.category != "invalid", "{}", case.id);
     }
-    assert!(report.score < report.max_score);
+    assert_eq!(losing(&report), BTreeSet::from(["invalid"]));
+    assert!(report.score >= report.max_score - 1.0 - 1e-9, "a tenth of invalid: {}", report.score);
+}
+
+/// The section of `cases/<id>/README.md` that holds the defect-cost table.
+const TABLE_START: &str = "<!-- defect-costs:start (generated by grader/tests/fixtures.rs; UPDATE_DEFECT_TABLES=1 rewrites it) -->\n";
+const TABLE_END: &str = "<!-- defect-costs:end -->";
+
+/// Grades every fixture of the assignment and checks that its README's table says what they cost.
+fn check_defect_table(assignment: &str) {
+    let reports: Vec<(String, grader::report::Report)> = all_fixtures(assignment)
+        .into_iter()
+        .map(|name| {
+            let report = grade_fixture(assignment, &name);
+            (name, report)
+        })
+        .collect();
+    let table = defect_table(assignment, &reports);
+    let path = common::repo().join("cases").join(assignment).join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap();
+    let (before, rest) = readme.split_once(TABLE_START).expect("the README has a defect-cost section");
+    let (current, after) = rest.split_once(TABLE_END).expect("the section is closed");
+    if current != table {
+        if std::env::var_os("UPDATE_DEFECT_TABLES").is_some() {
+            std::fs::write(&path, format!("{before}{TABLE_START}{table}{TABLE_END}{after}")).unwrap();
+        } else {
+            panic!(
+                "cases/{assignment}/README.md's defect-cost table is stale; rerun with UPDATE_DEFECT_TABLES=1.\n\
+                 Expected:\n{table}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_trouble_defect_cost_table_is_true() {
+    check_defect_table("trouble");
+}
+
+#[test]
+fn the_backgammon_defect_cost_table_is_true() {
+    check_defect_table("backgammon");
 }
