@@ -41,6 +41,7 @@ fn with_main(main: &str) -> String {
     format!(
         "#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n\
          int gPieces[16]; int gHome[4]; int gRing[28]; int gFinish[4][4];\n\
+         const char * const gPlayerNames[] = {{\"Red\", \"Green\", \"Yellow\", \"Blue\"}};\n\
          void initializeBoard(void) {{}}\nvoid printStatus(void) {{}}\n\
          int printMoves(int p, int r) {{ (void)p; (void)r; return 0; }}\n\
          int movePiece(int p, int f, int r) {{ (void)p; (void)f; (void)r; return 0; }}\n\
@@ -56,9 +57,10 @@ fn a_silent_infinite_loop_times_out_and_the_unit_cases_still_run() {
         assert_eq!(status, CaseStatus::Timeout);
         assert!(note.unwrap().contains("still running after 1 s"));
     }
+    // Every unit case still ran, and the stub functions pass none of them.
     let unit = statuses(&report, true);
-    assert!(unit.iter().all(|(s, _)| *s == CaseStatus::Failed || *s == CaseStatus::Passed));
-    assert!(unit.iter().any(|(s, _)| *s == CaseStatus::Passed), "the stub checkWin passes some cases");
+    assert!(!unit.is_empty());
+    assert!(unit.iter().all(|(s, _)| *s == CaseStatus::Failed), "{unit:?}");
 }
 
 #[test]
@@ -95,7 +97,11 @@ fn a_wrong_exit_status_fails_the_case() {
 
 #[test]
 fn missing_functions_fail_the_driver_build_but_not_the_program_build() {
-    let source = "#include <stdio.h>\nint main(void) { printf(\"Enter a random seed: \"); return 0; }\n";
+    // The template's globals and a main that prints the prompt: the program links on its own, and the
+    // compile case runs it with our functions (the handout: they "don't have to work correctly").
+    let source = "#include <stdio.h>\nint gPieces[16]; int gHome[4]; int gRing[28]; int gFinish[4][4];\n\
+                  const char * const gPlayerNames[] = {\"Red\", \"Green\", \"Yellow\", \"Blue\"};\n\
+                  int main(void) { printf(\"Enter a random seed: \"); return 0; }\n";
     let report = grade_source(source);
     let compile = report.cases.iter().find(|c| c.id == "compile/seed-minus-one").unwrap();
     assert_eq!(compile.status, CaseStatus::Passed, "seed -1 only needs the prompt");
