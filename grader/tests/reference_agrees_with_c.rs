@@ -1,5 +1,6 @@
 //! The correct C fixtures and the Rust reference print identical transcripts, byte for byte: for each
-//! assignment, 200 seeded whole games and 200 random driver scripts. Also what the backgammon driver
+//! assignment, 200 seeded whole games (also as the `game` builds link them, with our functions from
+//! `cases/<id>/`) and 200 random driver scripts. Also what the backgammon driver
 //! prints for incorrect functions, which the reference never prints.
 
 mod common;
@@ -52,6 +53,11 @@ fn two_hundred_seeded_trouble_games_agree() {
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("trouble");
     gcc(&exe, &sources("fixtures/trouble/correct"), &[]);
+    // As the `game` build links it: our five functions first, the student's main and playerTurn.
+    let game = dir.path().join("game");
+    let mut files = vec![repo().join("cases/trouble/functions.c")];
+    files.extend(sources("fixtures/trouble/correct"));
+    gcc(&game, &files, &["-O0", "-Wl,-z,muldefs"]);
     let mut rng = fastrand::Rng::with_seed(2026);
     for n in 0..200 {
         let seed = rng.i32(..).max(1);
@@ -63,6 +69,8 @@ fn two_hundred_seeded_trouble_games_agree() {
         let expansion = expand("trouble", CaseKind::Transcript, &scenario).expect("a valid scenario");
         let actual = run(&exe, &expansion.stdin, &expansion.env);
         assert!(actual == expansion.stdout, "scenario differs:\n{scenario}");
+        let actual = run(&game, &expansion.stdin, &expansion.env);
+        assert!(actual == expansion.stdout, "scenario differs with cases/trouble/functions.c:\n{scenario}");
     }
 }
 
@@ -91,7 +99,8 @@ fn two_hundred_random_trouble_driver_scripts_agree() {
             commands.push(match rng.u8(..5) {
                 0 => "status".to_owned(),
                 1 => format!("moves {player} {roll}"),
-                2 => format!("win {player}"),
+                // `show` keeps what the function prints (nothing, when it is correct).
+                2 => format!("{}win {player}", if rng.bool() { "show " } else { "" }),
                 3 => "dump".to_owned(),
                 _ => {
                     let from = match rng.u8(..3) {
@@ -99,7 +108,7 @@ fn two_hundred_random_trouble_driver_scripts_agree() {
                         1 => format!("{}F{}", colours[rng.usize(..4)], rng.u8(1..5)),
                         _ => format!("{}{}", colours[rng.usize(..4)], rng.u8(1..8)),
                     };
-                    format!("move {player} {from} {roll}")
+                    format!("{}move {player} {from} {roll}", if rng.bool() { "show " } else { "" })
                 }
             });
         }
@@ -126,6 +135,11 @@ fn two_hundred_backgammon_games_agree_seeded_and_unseeded() {
     let dir = tempfile::tempdir().unwrap();
     let exe = dir.path().join("backgammon");
     gcc(&exe, &sources("fixtures/backgammon/correct"), &[]);
+    // As the `game` build links it: our print_board first.
+    let game = dir.path().join("game");
+    let mut files = vec![repo().join("cases/backgammon/print_board.c")];
+    files.extend(sources("fixtures/backgammon/correct"));
+    gcc(&game, &files, &["-O0", "-Wl,-z,muldefs"]);
     let preload = dir.path().join("seed.so");
     gcc(&preload, &[repo().join("cases/backgammon/seed.c")], &["-shared", "-fPIC"]);
     let mut rng = fastrand::Rng::with_seed(1987);
@@ -142,12 +156,15 @@ fn two_hundred_backgammon_games_agree_seeded_and_unseeded() {
         let expansion = expand("backgammon", CaseKind::Transcript, &scenario).expect("a valid scenario");
         let mut env = expansion.env.clone();
         env.insert("LD_PRELOAD".into(), preload.display().to_string());
-        let actual = run(&exe, &expansion.stdin, &env);
-        assert!(
-            actual == expansion.stdout,
-            "scenario differs:\n{scenario}\n{}",
-            first_difference(&expansion.stdout, &actual)
-        );
+        for exe in [&exe, &game] {
+            let actual = run(exe, &expansion.stdin, &env);
+            assert!(
+                actual == expansion.stdout,
+                "scenario differs ({}):\n{scenario}\n{}",
+                exe.display(),
+                first_difference(&expansion.stdout, &actual)
+            );
+        }
     }
 }
 
