@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use similar::{Algorithm, DiffOp, DiffTag, TextDiff};
+use similar::{Algorithm, DiffOp, DiffTag};
 
 /// Lines of unified diff kept in a report; the rest is cut with a note.
 const MAX_DIFF_LINES: usize = 80;
@@ -446,18 +446,41 @@ impl<'a> Attempt<'a> {
         })
     }
 
+    /// A unified diff of the normalised lines that shows the lines as printed (a diff under
+    /// "all whitespace ignored" still reads like the program's output), numbered as printed.
     fn diff(&self) -> String {
-        let (e, a) = (self.expected.joined(), self.actual.joined());
-        let diff =
-            TextDiff::configure().algorithm(Algorithm::Patience).timeout(DIFF_TIMEOUT).diff_lines(&e, &a);
-        let text = diff.unified_diff().context_radius(3).header("expected", "actual").to_string();
-        let total = text.lines().count();
-        let mut cut: String =
-            text.lines().take(MAX_DIFF_LINES).flat_map(|l| [shorten(l), "\n".to_owned()]).collect();
-        if total > MAX_DIFF_LINES {
-            cut.push_str(&format!("... ({} more diff lines)\n", total - MAX_DIFF_LINES));
+        let (e, a) = (&self.expected, &self.actual);
+        let raw = |lines: &Lines, i: usize| shorten(lines.raw[lines.origin[i]]);
+        let mut out = vec!["--- expected".to_owned(), "+++ actual".to_owned()];
+        for group in similar::group_diff_ops(self.ops(), 3) {
+            let (Some(first), Some(last)) = (group.first(), group.last()) else { continue };
+            let old = first.old_range().start..last.old_range().end;
+            let new = first.new_range().start..last.new_range().end;
+            // Hunk headers count the lines as printed, blank ones included.
+            let span = |lines: &Lines, r: std::ops::Range<usize>| match r.len() {
+                0 => (lines.line_number(r.start), 0),
+                _ => (lines.line_number(r.start), lines.origin[r.end - 1] - lines.origin[r.start] + 1),
+            };
+            let ((old_start, old_len), (new_start, new_len)) = (span(e, old), span(a, new));
+            out.push(format!("@@ -{old_start},{old_len} +{new_start},{new_len} @@"));
+            for op in &group {
+                match op.tag() {
+                    DiffTag::Equal => out.extend(op.old_range().map(|i| format!(" {}", raw(e, i)))),
+                    DiffTag::Delete => out.extend(op.old_range().map(|i| format!("-{}", raw(e, i)))),
+                    DiffTag::Insert => out.extend(op.new_range().map(|j| format!("+{}", raw(a, j)))),
+                    DiffTag::Replace => {
+                        out.extend(op.old_range().map(|i| format!("-{}", raw(e, i))));
+                        out.extend(op.new_range().map(|j| format!("+{}", raw(a, j))));
+                    }
+                }
+            }
         }
-        cut
+        let total = out.len();
+        let mut text: String = out.iter().take(MAX_DIFF_LINES).flat_map(|l| [l.as_str(), "\n"]).collect();
+        if total > MAX_DIFF_LINES {
+            text.push_str(&format!("... ({} more diff lines)\n", total - MAX_DIFF_LINES));
+        }
+        text
     }
 
     /// The line diff's operations, under a deadline.
@@ -840,6 +863,16 @@ mod tests {
         assert!(c.matched);
         let c = compare(board, b"13 14 15\nW | R\nRolling dice: 2 5\n", &s, Extent::Whole);
         assert!(!c.matched, "a message's spacing still counts");
+    }
+
+    #[test]
+    fn the_diff_shows_lines_as_printed_even_when_whitespace_is_free() {
+        let s = spec(&[Normalization::AllWhitespace, Normalization::BlankLines]);
+        let c = compare(b"W  |  R\n\nBar:  White-0\n", b"W  |  W\nBar:  White-0\n", &s, Extent::Whole);
+        assert_eq!(
+            c.diff.unwrap(),
+            "--- expected\n+++ actual\n@@ -1,3 +1,2 @@\n-W  |  R\n+W  |  W\n Bar:  White-0\n"
+        );
     }
 
     #[test]
