@@ -6,6 +6,7 @@
 //! named); then partial credit (by prefix, by equal lines, or by the number of separate places where
 //! the output departs from the transcript), under whichever rung of the ladder credits most.
 
+use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
@@ -34,8 +35,8 @@ pub enum Normalization {
     TrailingWhitespace,
     /// Runs of whitespace count as one space; leading and trailing whitespace do not count.
     WhitespaceRuns,
-    /// No whitespace counts at all, line breaks included (`a:\nb` equals `a: b`); diffs still show
-    /// lines, with the whitespace inside each removed.
+    /// No whitespace counts at all, line breaks included (`a:\nb` equals `a: b`); diffs still compare
+    /// (and show) lines.
     AllWhitespace,
     /// Empty (or whitespace-only) lines do not count.
     BlankLines,
@@ -53,6 +54,11 @@ impl Normalization {
             Normalization::BlankLines => "blank lines",
             Normalization::Case => "letter case",
         }
+    }
+
+    /// Words for a list of them: "all whitespace (line breaks included) and letter case".
+    pub fn describe_all(norms: &[Normalization]) -> String {
+        norms.iter().map(|n| n.describe()).collect::<Vec<_>>().join(" and ")
     }
 }
 
@@ -161,10 +167,10 @@ pub struct Forgiven {
 impl Forgiven {
     /// `missing line break (12 places, first at expected line 34: "---- Red's turn")`.
     pub fn describe(&self) -> String {
-        let places = if self.count == 1 { "1 place".to_owned() } else { format!("{} places", self.count) };
+        let s = if self.count == 1 { "" } else { "s" };
         format!(
-            "{} ({places}, first at expected line {}: {:?})",
-            self.what, self.expected_line, self.expected
+            "{} ({} place{s}, first at expected line {}: {:?})",
+            self.what, self.count, self.expected_line, self.expected
         )
     }
 }
@@ -394,6 +400,8 @@ struct Attempt<'a> {
     expected: Lines<'a>,
     actual: Lines<'a>,
     matched: bool,
+    /// The line diff, computed once for the report's diff and the partial credit.
+    ops: OnceCell<Vec<DiffOp>>,
 }
 
 impl<'a> Attempt<'a> {
@@ -425,7 +433,7 @@ impl<'a> Attempt<'a> {
                 }
             }
         };
-        Self { expected, actual, matched }
+        Self { expected, actual, matched, ops: OnceCell::new() }
     }
 
     fn common_prefix(&self) -> usize {
@@ -452,7 +460,7 @@ impl<'a> Attempt<'a> {
         let (e, a) = (&self.expected, &self.actual);
         let raw = |lines: &Lines, i: usize| shorten(lines.raw[lines.origin[i]]);
         let mut out = vec!["--- expected".to_owned(), "+++ actual".to_owned()];
-        for group in similar::group_diff_ops(self.ops(), 3) {
+        for group in similar::group_diff_ops(self.ops().to_vec(), 3) {
             let (Some(first), Some(last)) = (group.first(), group.last()) else { continue };
             let old = first.old_range().start..last.old_range().end;
             let new = first.new_range().start..last.new_range().end;
@@ -484,13 +492,15 @@ impl<'a> Attempt<'a> {
     }
 
     /// The line diff's operations, under a deadline.
-    fn ops(&self) -> Vec<DiffOp> {
-        similar::capture_diff_slices_deadline(
-            Algorithm::Patience,
-            &self.expected.normalized,
-            &self.actual.normalized,
-            Some(Instant::now() + DIFF_TIMEOUT),
-        )
+    fn ops(&self) -> &[DiffOp] {
+        self.ops.get_or_init(|| {
+            similar::capture_diff_slices_deadline(
+                Algorithm::Patience,
+                &self.expected.normalized,
+                &self.actual.normalized,
+                Some(Instant::now() + DIFF_TIMEOUT),
+            )
+        })
     }
 
     /// The fraction of the case this output earns under the spec's partial-credit rule.
@@ -515,7 +525,7 @@ impl<'a> Attempt<'a> {
                 let ops = self.ops();
                 let equal: usize =
                     ops.iter().filter(|op| op.tag() == DiffTag::Equal).map(|op| op.old_range().len()).sum();
-                let hunks = distinct_hunks(&ops, &self.expected.normalized, &self.actual.normalized);
+                let hunks = distinct_hunks(ops, &self.expected.normalized, &self.actual.normalized);
                 let equal_fraction = if longest == 0 { 1.0 } else { equal as f64 / longest as f64 };
                 let fraction = match spec.partial {
                     Partial::Lines => equal_fraction,

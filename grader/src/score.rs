@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::compare::{self, Comparison, Extent, Partial, PartialCredit};
+use crate::compare::{self, Comparison, Extent, Normalization, Partial, PartialCredit};
 use crate::load::{Assignment, Case};
 use crate::report::{CaseStatus, CategoryReport, PendingCategory};
 use crate::run::{RunOutcome, Termination};
@@ -87,11 +87,10 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
 
 /// What a lenient match forgave and what it cost: "presentation error, 90% of the case's points: ...".
 fn presentation_note(comparison: &Comparison) -> String {
-    let what: Vec<&str> = comparison.leniency.iter().map(|n| n.describe()).collect();
     let mut note = format!(
         "presentation error, {:.0}% of the case's points: matched only when ignoring {}",
         comparison.credit * 100.0,
-        what.join(" and ")
+        Normalization::describe_all(&comparison.leniency)
     );
     let details: Vec<String> = comparison.forgiven.iter().map(|f| f.describe()).collect();
     if !details.is_empty() {
@@ -101,7 +100,7 @@ fn presentation_note(comparison: &Comparison) -> String {
     note
 }
 
-/// How partial credit was reached: "partial credit 74%: 1 separate difference, 399 of 400 lines equal".
+/// How partial credit was reached: "partial credit 74%: 1 distinct difference, 399 of 400 lines equal".
 fn partial_note(partial: &PartialCredit, comparison: &Comparison, credit: f64) -> String {
     let how = match partial.rule {
         Partial::Prefix => format!(
@@ -123,8 +122,7 @@ fn partial_note(partial: &PartialCredit, comparison: &Comparison, credit: f64) -
     };
     let mut note = format!("partial credit {:.0}%: {how}", credit * 100.0);
     if !comparison.leniency.is_empty() {
-        let what: Vec<&str> = comparison.leniency.iter().map(|n| n.describe()).collect();
-        note.push_str(&format!(" when ignoring {}", what.join(" and ")));
+        note.push_str(&format!(" when ignoring {}", Normalization::describe_all(&comparison.leniency)));
     }
     note
 }
