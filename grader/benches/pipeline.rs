@@ -50,7 +50,7 @@ fn grade_correct_fixtures(c: &mut Criterion) {
             c.benchmark_group(format!("grade fixtures/{id}/correct ({} cases)", assignment.cases.len()));
         group.sample_size(10);
         let warm = tempfile::tempdir().unwrap();
-        let options = GradeOptions { visible_only: false, cache: BuildCache::new(warm.path()) };
+        let options = GradeOptions::new(BuildCache::new(warm.path()));
         grade(&assignment, &submission, &options).unwrap();
         group.bench_function("warm build cache", |b| {
             b.iter(|| grade(&assignment, &submission, &options).unwrap())
@@ -58,7 +58,7 @@ fn grade_correct_fixtures(c: &mut Criterion) {
         group.bench_function("cold build cache", |b| {
             b.iter(|| {
                 let cold = tempfile::tempdir().unwrap();
-                let options = GradeOptions { visible_only: false, cache: BuildCache::new(cold.path()) };
+                let options = GradeOptions::new(BuildCache::new(cold.path()));
                 grade(&assignment, &submission, &options).unwrap()
             })
         });

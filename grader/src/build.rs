@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use crate::load::{Assignment, BuildRecipe};
-use crate::run::{self, Limits, RunRequest, Termination};
+use crate::run::{self, Containment, Mount, RunRequest, Termination};
 
 /// Bytes of compiler output kept for a report.
 const MAX_LOG_BYTES: usize = 16 * 1024;
@@ -137,6 +137,8 @@ pub struct Build {
     pub run_argv: Vec<OsString>,
     /// The environment of every run, before the case's own variables.
     pub run_env: BTreeMap<String, String>,
+    /// What a run may see of the host inside a sandbox: the build folder, read-only.
+    pub run_mounts: Vec<Mount>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -181,18 +183,6 @@ impl Placeholders<'_> {
     }
 }
 
-fn compile_limits() -> Limits {
-    Limits {
-        wall: Duration::from_secs(120),
-        cpu: Duration::from_secs(120),
-        memory_bytes: None,
-        output_bytes: MAX_LOG_BYTES,
-        processes: None,
-        file_size_bytes: 256 * 1024 * 1024,
-        open_files: 1024,
-    }
-}
-
 /// The cache key: the recipe, the submission's files, and the assignment files the recipe names.
 fn cache_key(assignment: &Assignment, recipe: &BuildRecipe, submission: &Submission) -> String {
     let mut hasher = blake3::Hasher::new();
@@ -223,6 +213,7 @@ pub fn build(
     recipe: &BuildRecipe,
     submission: &Submission,
     cache: &BuildCache,
+    containment: Containment,
 ) -> Result<Build, BuildError> {
     let cache_err = |path: &Path| {
         let path = path.to_owned();
@@ -240,9 +231,17 @@ pub fn build(
         recipe.env.iter().map(|(k, v)| (k.clone(), p.expand_text(v))).collect::<BTreeMap<_, _>>()
     };
 
+    let run_mounts = |dir: &Path| -> Result<Vec<Mount>, BuildError> {
+        if containment != Containment::RlimitsOnly {
+            run::prepare_for_program(dir, false).map_err(cache_err(dir))?;
+        }
+        Ok(vec![Mount::read_only(dir)])
+    };
+
     if let Ok(text) = std::fs::read_to_string(&entry_path) {
         if let Ok(entry) = serde_json::from_str::<CacheEntry>(&text) {
             return Ok(Build {
+                run_mounts: run_mounts(&final_dir)?,
                 recipe: recipe.name.clone(),
                 ok: entry.ok,
                 log: entry.log,
@@ -263,8 +262,11 @@ pub fn build(
         let path = work.path().join(&file.name);
         std::fs::write(&path, &file.content).map_err(cache_err(&path))?;
     }
+    if containment != Containment::RlimitsOnly {
+        run::prepare_for_program(work.path(), true).map_err(cache_err(work.path()))?;
+    }
     let started = Instant::now();
-    let (ok, log) = compile(recipe, &placeholders(work.path()))?;
+    let (ok, log) = compile(recipe, &placeholders(work.path()), containment)?;
     let entry = CacheEntry { ok, log };
     let json = serde_json::to_string(&entry).expect("a cache entry always serialises");
     std::fs::write(work.path().join("outcome.json"), json).map_err(cache_err(work.path()))?;
@@ -274,6 +276,7 @@ pub fn build(
         let _ = std::fs::remove_dir_all(&work_path);
     }
     Ok(Build {
+        run_mounts: run_mounts(&final_dir)?,
         recipe: recipe.name.clone(),
         ok: entry.ok,
         log: entry.log,
@@ -285,8 +288,14 @@ pub fn build(
 }
 
 /// Runs a recipe's commands in order; the first that fails ends the build with its messages.
-fn compile(recipe: &BuildRecipe, placeholders: &Placeholders) -> Result<(bool, String), BuildError> {
-    let limits = compile_limits();
+///
+/// In a sandbox the compiler sees the system, the build folder (writable) and the assignment files
+/// the command names (read-only), nothing else of the assignment: not its cases.
+fn compile(
+    recipe: &BuildRecipe,
+    placeholders: &Placeholders,
+    containment: Containment,
+) -> Result<(bool, String), BuildError> {
     let env = BTreeMap::new();
     let mut log = String::new();
     for command in &recipe.commands {
@@ -298,19 +307,41 @@ fn compile(recipe: &BuildRecipe, placeholders: &Placeholders) -> Result<(bool, S
         let program = which::which(&argv[0])
             .map_err(|source| BuildError::NotFound { program: command[0].clone(), source })?;
         argv[0] = program.into_os_string();
-        let request = RunRequest { argv: &argv, env: &env, stdin: &[], limits: &limits };
+        let mut mounts = vec![Mount { path: placeholders.build.clone(), writable: true }];
+        mounts.extend(
+            argv.iter()
+                .map(Path::new)
+                .filter(|arg| arg.starts_with(placeholders.assignment) && arg.exists())
+                .map(Mount::read_only),
+        );
+        let request = RunRequest {
+            argv: &argv,
+            env: &env,
+            stdin: &[],
+            limits: &recipe.limits,
+            mounts: &mounts,
+            containment,
+        };
         let outcome =
             run::run(&request).map_err(|source| BuildError::Spawn { command: command.join(" "), source })?;
         let prefix = format!("{}/", placeholders.build.display());
         for stream in [&outcome.stdout, &outcome.stderr] {
             log.push_str(&String::from_utf8_lossy(stream).replace(&prefix, ""));
         }
+        if outcome.memory_exhausted {
+            log.push_str(&format!(
+                "`{}` ran out of memory (the limit is {} MiB)\n",
+                command[0],
+                recipe.limits.memory_bytes >> 20
+            ));
+        }
         let failure = match outcome.termination {
             Termination::Exited(0) => None,
             Termination::Exited(code) => Some(format!("`{}` exited with status {code}", command[0])),
             Termination::Signaled { name, .. } => Some(format!("`{}` was killed by {name}", command[0])),
-            Termination::TimedOut { .. } => Some(format!("`{}` took too long", command[0])),
-            Termination::OutputLimit => Some(format!("`{}` printed too much", command[0])),
+            Termination::Killed { limit } => {
+                Some(format!("`{}` was stopped at the {limit} limit", command[0]))
+            }
         };
         if let Some(failure) = failure {
             log.push_str(&failure);

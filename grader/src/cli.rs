@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::run::{self, Containment};
+
 use crate::build::BuildCache;
 use crate::grade::{self, GradeError, GradeOptions};
 use crate::load::{self, LoadError};
@@ -29,6 +31,15 @@ pub struct Cli {
     /// `cases/` above the current folder, else the one this grader was built with).
     #[arg(long, global = true, value_name = "DIR")]
     cases: Option<PathBuf>,
+
+    /// Refuse to grade unless programs can be contained at least this well
+    /// (full, namespaces-without-cgroups, rlimits-only; see `grader doctor`).
+    #[arg(long, global = true, value_name = "LEVEL", value_parser = parse_containment)]
+    require_containment: Option<Containment>,
+
+    /// Contain programs at most this well (default: the strongest level this machine supports).
+    #[arg(long, global = true, value_name = "LEVEL", value_parser = parse_containment)]
+    containment: Option<Containment>,
 
     #[command(subcommand)]
     command: Command,
@@ -77,6 +88,8 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Say how well this machine can contain student programs, and how to get more.
+    Doctor,
     /// List assignments, their rubric categories and their cases.
     List {
         /// Only this assignment (default: all).
@@ -117,11 +130,40 @@ pub fn main_impl() -> ExitCode {
 #[error("{0}")]
 struct UsageError(String);
 
+fn parse_containment(name: &str) -> Result<Containment, String> {
+    Containment::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Containment::ALL.iter().map(|level| level.name()).collect();
+        format!("expected one of {}", names.join(", "))
+    })
+}
+
+/// The containment to grade with: the strongest available, capped by `--containment`, and never
+/// below `--require-containment`.
+fn containment(
+    cli_cap: Option<Containment>,
+    required: Option<Containment>,
+) -> Result<Containment, UsageError> {
+    let available = Containment::available();
+    let level = cli_cap.map_or(available, |cap| cap.min(available));
+    match required {
+        Some(required) if level < required => Err(UsageError(format!(
+            "programs would run at containment `{level}`, below the required `{required}` \
+             (this machine supports `{available}`); run `grader doctor` to see why"
+        ))),
+        _ => Ok(level),
+    }
+}
+
 fn run(cli: Cli) -> anyhow::Result<u8> {
+    if let Command::Doctor = cli.command {
+        return doctor();
+    }
     let cases = cases_root(cli.cases.as_deref())?;
+    let level = || containment(cli.containment, cli.require_containment);
     match cli.command {
+        Command::Doctor => doctor(),
         Command::Grade { submission, assignment, format, output, fail_under, cache_dir } => {
-            let report = grade_one(&cases, &assignment, &submission, false, cache_dir)?;
+            let report = grade_one(&cases, &assignment, &submission, false, cache_dir, level()?)?;
             let text = match format {
                 Format::Text => report::render_text(&report, false),
                 Format::Json => report::render_json(&report),
@@ -131,7 +173,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             Ok(if below { EXIT_FAILED } else { EXIT_OK })
         }
         Command::Check { dir, assignment, cache_dir } => {
-            let report = grade_one(&cases, &assignment, &dir, true, cache_dir)?;
+            let report = grade_one(&cases, &assignment, &dir, true, cache_dir, level()?)?;
             emit(&report::render_text(&report, true), None)?;
             Ok(if report.all_passed() { EXIT_OK } else { EXIT_FAILED })
         }
@@ -146,14 +188,69 @@ fn grade_one(
     submission: &Path,
     visible_only: bool,
     cache_dir: Option<PathBuf>,
+    containment: Containment,
 ) -> anyhow::Result<Report> {
     let assignment = load::load_assignment(cases, assignment)?;
     if !submission.exists() {
         return Err(UsageError(format!("no submission at {}", submission.display())).into());
     }
     let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
-    let options = GradeOptions { visible_only, cache };
+    let options = GradeOptions { visible_only, cache, containment };
     Ok(grade::grade(&assignment, submission, &options)?)
+}
+
+/// `grader doctor`: what this machine supports, and how to get more.
+fn doctor() -> anyhow::Result<u8> {
+    let mut out = anstream::stdout();
+    let level = Containment::available();
+    writeln!(out, "containment: {level}")?;
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    writeln!(
+        out,
+        "user: {}",
+        if root { "root (programs run as nobody inside the sandbox)" } else { "unprivileged" }
+    )?;
+    match run::namespace_problem() {
+        None => {
+            writeln!(out, "namespaces: yes (user, mount, PID, network, IPC, UTS; a private root on tmpfs)")?
+        }
+        Some(problem) => {
+            writeln!(out, "namespaces: no: {problem}")?;
+            writeln!(
+                out,
+                "  to get them: allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, \
+                 or user.max_user_namespaces > 0; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0), \
+                 or in Docker run with --security-opt seccomp=unconfined (or --privileged)"
+            )?;
+        }
+    }
+    match run::Hierarchy::usable() {
+        Some(hierarchy) => writeln!(out, "cgroups: yes ({})", hierarchy.describe())?,
+        None => {
+            writeln!(out, "cgroups: no (processes and memory are bounded by rlimits only)")?;
+            writeln!(
+                out,
+                "  to get them: run as root, or in a cgroup v2 subtree delegated to this user \
+                 (systemd-run --user --scope -p Delegate=yes grader ...)"
+            )?;
+        }
+    }
+    let ceiling = run::hard_process_limit();
+    if ceiling != u64::MAX {
+        writeln!(
+            out,
+            "process ceiling: {ceiling} (this user's hard RLIMIT_NPROC; a run's process limit cannot exceed it)"
+        )?;
+    }
+    if level == Containment::RlimitsOnly {
+        writeln!(
+            out,
+            "warning: programs run as this user and can read what it can read (the hidden cases too); \
+             grade hidden cases only with `--require-containment namespaces-without-cgroups` or better"
+        )?;
+    }
+    Ok(EXIT_OK)
 }
 
 /// Writes rendered output to a file (without colour) or to standard output (colour if a terminal).

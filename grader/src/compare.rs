@@ -19,6 +19,8 @@ const MAX_DIFF_LINES: usize = 80;
 const MAX_LINE_CHARS: usize = 400;
 /// The diff gives up refining after this long; huge student outputs must never stall grading.
 const DIFF_TIMEOUT: Duration = Duration::from_secs(1);
+/// Output lines diffed beyond twice the expected ones; the rest count as one insertion.
+const MAX_EXTRA_LINES: usize = 100;
 /// What one separate difference costs under `partial = "hunks"` unless the rubric says otherwise.
 pub const DEFAULT_HUNK_COST: f64 = 0.25;
 /// Lines a local slip may span (one differing place) under `partial = "hunks"`.
@@ -491,15 +493,27 @@ impl<'a> Attempt<'a> {
         text
     }
 
-    /// The line diff's operations, under a deadline.
+    /// The line diff's operations, under a deadline. Output lines far beyond the expected ones (a
+    /// flood) are one trailing insertion, not diffed: they cannot match anything, and a diff of
+    /// thousands of repeated lines would cost seconds.
     fn ops(&self) -> &[DiffOp] {
         self.ops.get_or_init(|| {
-            similar::capture_diff_slices_deadline(
+            let (expected, actual) = (&self.expected.normalized, &self.actual.normalized);
+            let diffed = actual.len().min(expected.len().saturating_mul(2).saturating_add(MAX_EXTRA_LINES));
+            let mut ops = similar::capture_diff_slices_deadline(
                 Algorithm::Patience,
-                &self.expected.normalized,
-                &self.actual.normalized,
+                expected,
+                &actual[..diffed],
                 Some(Instant::now() + DIFF_TIMEOUT),
-            )
+            );
+            if diffed < actual.len() {
+                ops.push(DiffOp::Insert {
+                    old_index: expected.len(),
+                    new_index: diffed,
+                    new_len: actual.len() - diffed,
+                });
+            }
+            ops
         })
     }
 

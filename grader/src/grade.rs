@@ -8,11 +8,14 @@ use rayon::prelude::*;
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
 use crate::load::{Assignment, Case, LoadError, Visibility};
 use crate::report::{BuildReport, BuildStatus, CaseReport, CaseStatus, HiddenCases, Report};
-use crate::run::{self, RunRequest};
+use crate::run::{self, Containment, RunRequest};
 use crate::score::{self, Verdict};
 
 /// Bytes of a program's standard error kept in a report.
 const MAX_STDERR_BYTES: usize = 2048;
+
+/// Bytes a program may print beyond twice its expected transcript before the run is stopped.
+const FLOOD_MARGIN: usize = 64 * 1024;
 
 /// A failure of the grader itself: the grading could not be done at all.
 #[derive(Debug, thiserror::Error)]
@@ -32,6 +35,28 @@ pub struct GradeOptions {
     pub visible_only: bool,
     /// Where built executables are cached.
     pub cache: BuildCache,
+    /// How compilers and programs are contained.
+    pub containment: Containment,
+}
+
+impl GradeOptions {
+    /// Every case, cached in `cache`, at the strongest containment this machine supports.
+    pub fn new(cache: BuildCache) -> GradeOptions {
+        GradeOptions { visible_only: false, cache, containment: Containment::available() }
+    }
+}
+
+/// The thread pool that runs cases: eight threads per core, most of them waiting for a CPU slot.
+fn case_runners() -> &'static rayon::ThreadPool {
+    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cores * 8)
+            .thread_name(|i| format!("case-runner-{i}"))
+            .build()
+            .expect("the case runner threads start")
+    })
 }
 
 /// A case's expected input and output, read from its sidecars.
@@ -80,19 +105,33 @@ pub fn grade(
     for case in &cases {
         if !builds.contains_key(case.build.as_str()) {
             let recipe = &assignment.builds[&case.build];
-            builds.insert(&case.build, build::build(assignment, recipe, &submission, &options.cache)?);
+            builds.insert(
+                &case.build,
+                build::build(assignment, recipe, &submission, &options.cache, options.containment)?,
+            );
         }
     }
 
     let points = score::case_points(assignment, &cases);
-    let results: Vec<CaseReport> = cases
-        .par_iter()
-        .zip(&expectations)
-        .zip(&points)
-        .map(|((case, expected), &max_score)| {
-            run_case(assignment, case, expected, &builds[case.build.as_str()], max_score)
-        })
-        .collect();
+    // More runner threads than cores: runs are admitted by CPU slots (see `run`), and a program
+    // that sleeps gives its slot back, so a sleeping submission does not keep the cores idle.
+    let results: Vec<CaseReport> = case_runners().install(|| {
+        cases
+            .par_iter()
+            .zip(&expectations)
+            .zip(&points)
+            .map(|((case, expected), &max_score)| {
+                run_case(
+                    assignment,
+                    case,
+                    expected,
+                    &builds[case.build.as_str()],
+                    max_score,
+                    options.containment,
+                )
+            })
+            .collect()
+    });
 
     let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
     let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed).collect();
@@ -118,6 +157,7 @@ pub fn grade(
         title: assignment.title.clone(),
         submission: submission_path.display().to_string(),
         visible_only: options.visible_only,
+        containment: options.containment,
         score: total,
         max_score: max_total,
         hidden,
@@ -144,6 +184,7 @@ fn run_case(
     expected: &Expectation,
     build: &Build,
     max_score: f64,
+    containment: Containment,
 ) -> CaseReport {
     let mut report = CaseReport {
         id: case.id.clone(),
@@ -151,7 +192,9 @@ fn run_case(
         category: case.category.clone(),
         visibility: case.visibility,
         kind: case.kind,
-        status: CaseStatus::NotRun,
+        status: CaseStatus::Error,
+        signal: None,
+        limit: None,
         score: 0.0,
         max_score,
         leniency: Vec::new(),
@@ -173,18 +216,32 @@ fn run_case(
     // The recipe's variables (a preload library) first; the case's own may add to them.
     let mut env = build.run_env.clone();
     env.extend(case.env.iter().map(|(k, v)| (k.clone(), v.clone())));
-    let request =
-        RunRequest { argv: &build.run_argv, env: &env, stdin: &expected.stdin, limits: &case.limits };
+    // Output far past the transcript cannot pass any more: stop a flood there, not at the limit.
+    let budget = expected.stdout.len().saturating_mul(2).saturating_add(FLOOD_MARGIN);
+    let limits = run::Limits { output_bytes: case.limits.output_bytes.min(budget), ..case.limits.clone() };
+    let request = RunRequest {
+        argv: &build.run_argv,
+        env: &env,
+        stdin: &expected.stdin,
+        limits: &limits,
+        mounts: &build.run_mounts,
+        containment,
+    };
     let outcome = match run::run(&request) {
         Ok(outcome) => outcome,
         Err(e) => {
-            report.note = Some(format!("the grader could not run the program: {e}"));
+            report.note = Some(format!("the grader could not run the program: {}", run::error_chain(&e)));
             return report;
         }
     };
     let Verdict { status, credit, note, comparison } =
         score::judge(case, &expected.stdout, &outcome, assignment.stops_at_end_of_input);
     report.status = status;
+    match &outcome.termination {
+        run::Termination::Signaled { name, .. } => report.signal = Some(name.clone()),
+        run::Termination::Killed { limit } => report.limit = Some(*limit),
+        run::Termination::Exited(_) => {}
+    }
     report.score = max_score * credit;
     report.leniency = comparison.leniency;
     report.forgiven = comparison.forgiven;
@@ -196,8 +253,9 @@ fn run_case(
     report.cpu_ms = Some(outcome.cpu_time.as_millis() as u64);
     report.peak_memory_kb = Some(outcome.peak_memory_kb);
     if !outcome.stderr.is_empty() {
-        let end = outcome.stderr.len().min(MAX_STDERR_BYTES);
-        report.stderr = Some(String::from_utf8_lossy(&outcome.stderr[..end]).into_owned());
+        let mut kept = run::Capture::new(MAX_STDERR_BYTES * 3 / 4, MAX_STDERR_BYTES / 4);
+        kept.push(&outcome.stderr);
+        report.stderr = Some(String::from_utf8_lossy(&kept.into_bytes()).into_owned());
     }
     report
 }

@@ -73,6 +73,8 @@ pub struct BuildRecipe {
     pub run: Vec<String>,
     /// Environment variables of every run (`LD_PRELOAD = "{build}/seed.so"`); same placeholders.
     pub env: BTreeMap<String, String>,
+    /// Limits of each compiler command ([`Limits::compiler`] unless the recipe sets `limits`).
+    pub limits: Limits,
 }
 
 /// A rubric category.
@@ -196,6 +198,8 @@ struct BuildFile {
     run: Vec<String>,
     #[serde(default)]
     env: BTreeMap<String, String>,
+    #[serde(default)]
+    limits: LimitsFile,
 }
 
 #[derive(Deserialize)]
@@ -220,11 +224,12 @@ fn yes() -> bool {
 struct LimitsFile {
     wall_seconds: Option<Spanned<f64>>,
     cpu_seconds: Option<Spanned<f64>>,
-    memory_mb: Option<u64>,
-    output_kb: Option<u64>,
-    processes: Option<u64>,
-    file_size_kb: Option<u64>,
-    open_files: Option<u64>,
+    memory_mb: Option<Spanned<u64>>,
+    output_kb: Option<Spanned<u64>>,
+    processes: Option<Spanned<u64>>,
+    file_size_kb: Option<Spanned<u64>>,
+    disk_mb: Option<Spanned<u64>>,
+    open_files: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -350,14 +355,12 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         submission_files.push(parsed);
     }
 
-    let builds: BTreeMap<String, BuildRecipe> = file
-        .builds
-        .into_iter()
-        .map(|(name, b)| {
-            let recipe = BuildRecipe { name: name.clone(), commands: b.commands, run: b.run, env: b.env };
-            (name, recipe)
-        })
-        .collect();
+    let mut builds: BTreeMap<String, BuildRecipe> = BTreeMap::new();
+    for (name, b) in file.builds {
+        let limits = limits_from(&source, &LimitsFile::default(), &b.limits, &Limits::compiler())?;
+        let recipe = BuildRecipe { name: name.clone(), commands: b.commands, run: b.run, env: b.env, limits };
+        builds.insert(name, recipe);
+    }
     for recipe in builds.values() {
         if recipe.run.is_empty() || recipe.commands.iter().any(Vec::is_empty) {
             return Err(LoadError::Invalid {
@@ -369,7 +372,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
     }
 
     // Validated here so that a bad assignment-wide limit is reported against assignment.toml.
-    limits_from(&source, &LimitsFile::default(), &file.limits)?;
+    limits_from(&source, &LimitsFile::default(), &file.limits, &Limits::default())?;
     let default_compare = compare_from(&source, &file.compare, CompareSpec::default())?;
 
     let mut categories = Vec::new();
@@ -491,7 +494,7 @@ fn load_case(
         Some(b) => b.get_ref().clone(),
         None => default_build,
     };
-    let limits = limits_from(&source, assignment_limits, &file.limits)?;
+    let limits = limits_from(&source, assignment_limits, &file.limits, &Limits::default())?;
     let compare = compare_from(&source, &file.compare, default_compare)?;
     let (scenario, scenario_line) = match file.scenario {
         Some(s) => {
@@ -547,27 +550,80 @@ fn unknown_category(assignment: &Assignment, id: &str) -> String {
     format!("unknown category `{id}` (automated categories: {})", known.join(", "))
 }
 
-/// Limits of a case: the case's own keys over the assignment's, over built-in defaults.
-fn limits_from(source: &Source, base: &LimitsFile, over: &LimitsFile) -> Result<Limits, LoadError> {
-    let seconds = |v: &Option<Spanned<f64>>, fallback: &Option<Spanned<f64>>, default: f64| match v
+/// Limits of a case (or a build): its own keys over the assignment's, over `defaults`. Every value is
+/// checked against a range that the kernel and the grader can represent, so that a typo such as
+/// `memory-mb = 17592186044416` is an error at its line instead of a limit that wraps to zero.
+fn limits_from(
+    source: &Source,
+    base: &LimitsFile,
+    over: &LimitsFile,
+    defaults: &Limits,
+) -> Result<Limits, LoadError> {
+    let seconds = |v: &Option<Spanned<f64>>, fallback: &Option<Spanned<f64>>, default: Duration| match v
         .as_ref()
         .or(fallback.as_ref())
     {
-        Some(s) if !(s.get_ref().is_finite() && *s.get_ref() > 0.0 && *s.get_ref() < 86_400.0) => {
-            Err(source.error_at(s.span(), "a time limit must be a number of seconds between 0 and 86400"))
+        Some(s) if !(s.get_ref().is_finite() && *s.get_ref() > 0.0 && *s.get_ref() <= 86_400.0) => {
+            Err(source
+                .error_at(s.span(), "a time limit must be a number of seconds above 0 and at most 86400"))
         }
         Some(s) => Ok(Duration::from_secs_f64(*s.get_ref())),
-        None => Ok(Duration::from_secs_f64(default)),
+        None => Ok(default),
     };
-    let pick = |v: Option<u64>, fallback: Option<u64>| v.or(fallback);
+    // (key, value, smallest, largest, unit in bytes): the largest values fit every unit conversion.
+    let amount = |v: &Option<Spanned<u64>>,
+                  fallback: &Option<Spanned<u64>>,
+                  key: &str,
+                  range: std::ops::RangeInclusive<u64>,
+                  unit: u64,
+                  default: u64|
+     -> Result<u64, LoadError> {
+        match v.as_ref().or(fallback.as_ref()) {
+            Some(s) if !range.contains(s.get_ref()) => Err(source
+                .error_at(s.span(), format!("{key} must be between {} and {}", range.start(), range.end()))),
+            Some(s) => Ok(s.get_ref() * unit),
+            None => Ok(default),
+        }
+    };
+    const KIB: u64 = 1024;
+    const MIB: u64 = 1024 * 1024;
     Ok(Limits {
-        wall: seconds(&over.wall_seconds, &base.wall_seconds, 10.0)?,
-        cpu: seconds(&over.cpu_seconds, &base.cpu_seconds, 5.0)?,
-        memory_bytes: pick(over.memory_mb, base.memory_mb).map(|mb| mb * 1024 * 1024),
-        output_bytes: pick(over.output_kb, base.output_kb).unwrap_or(1024) as usize * 1024,
-        processes: pick(over.processes, base.processes),
-        file_size_bytes: pick(over.file_size_kb, base.file_size_kb).unwrap_or(10 * 1024) * 1024,
-        open_files: pick(over.open_files, base.open_files).unwrap_or(64),
+        wall: seconds(&over.wall_seconds, &base.wall_seconds, defaults.wall)?,
+        cpu: seconds(&over.cpu_seconds, &base.cpu_seconds, defaults.cpu)?,
+        memory_bytes: amount(
+            &over.memory_mb,
+            &base.memory_mb,
+            "memory-mb",
+            1..=1 << 20,
+            MIB,
+            defaults.memory_bytes,
+        )?,
+        output_bytes: amount(
+            &over.output_kb,
+            &base.output_kb,
+            "output-kb",
+            1..=1 << 20,
+            KIB,
+            defaults.output_bytes as u64,
+        )? as usize,
+        processes: amount(&over.processes, &base.processes, "processes", 1..=1 << 16, 1, defaults.processes)?,
+        file_size_bytes: amount(
+            &over.file_size_kb,
+            &base.file_size_kb,
+            "file-size-kb",
+            1..=1 << 30,
+            KIB,
+            defaults.file_size_bytes,
+        )?,
+        disk_bytes: amount(&over.disk_mb, &base.disk_mb, "disk-mb", 1..=1 << 20, MIB, defaults.disk_bytes)?,
+        open_files: amount(
+            &over.open_files,
+            &base.open_files,
+            "open-files",
+            8..=1 << 20,
+            1,
+            defaults.open_files,
+        )?,
     })
 }
 

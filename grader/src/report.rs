@@ -8,6 +8,7 @@ pub use text::render_text;
 
 use crate::compare::{Divergence, Forgiven, Normalization, PartialCredit};
 use crate::load::{CaseKind, Visibility};
+use crate::run::{Containment, Limit};
 
 /// Everything a grading found: the single source of every output format.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -22,6 +23,8 @@ pub struct Report {
     pub submission: String,
     /// Only the cases students see were run (a self-check).
     pub visible_only: bool,
+    /// How the compilers and programs were contained.
+    pub containment: Containment,
     /// Points earned over the automated categories.
     pub score: f64,
     /// Points available over the automated categories that were graded.
@@ -115,16 +118,29 @@ pub enum CaseStatus {
     Passed,
     /// The program ended normally but its output or exit status was wrong.
     Failed,
-    /// Killed at the wall-clock or CPU limit.
+    /// Killed at the wall-clock or CPU limit (`limit` says which).
     Timeout,
-    /// Killed by a signal of its own making (segmentation fault, abort, ...).
+    /// Killed by a signal of its own making (segmentation fault, abort, ...; `signal` says which).
     Crashed,
-    /// Killed for printing more than the output limit.
+    /// Stopped for printing far more than expected.
     OutputLimit,
+    /// Killed at the memory, process or file-size limit (`limit` says which).
+    LimitExceeded,
     /// The submission did not build, so the case could not run.
     BuildError,
-    /// The grader could not run the case; `note` says why.
-    NotRun,
+    /// The grader itself failed to run the case; `note` says why. Never a student's fault.
+    Error,
+}
+
+impl CaseStatus {
+    /// The status of a run stopped at `limit`.
+    pub fn of_limit(limit: Limit) -> CaseStatus {
+        match limit {
+            Limit::Wall | Limit::Cpu => CaseStatus::Timeout,
+            Limit::Output => CaseStatus::OutputLimit,
+            Limit::Memory | Limit::Processes | Limit::Disk => CaseStatus::LimitExceeded,
+        }
+    }
 }
 
 /// The result of one case.
@@ -142,6 +158,10 @@ pub struct CaseReport {
     pub kind: CaseKind,
     /// What happened.
     pub status: CaseStatus,
+    /// For a crash: the signal's name (`SIGSEGV`).
+    pub signal: Option<String>,
+    /// For a run stopped at a limit: which one.
+    pub limit: Option<Limit>,
     /// Points earned.
     pub score: f64,
     /// Points available.

@@ -5,7 +5,7 @@ use std::time::Duration;
 use crate::compare::{self, Comparison, Extent, Normalization, Partial, PartialCredit};
 use crate::load::{Assignment, Case};
 use crate::report::{CaseStatus, CategoryReport, PendingCategory};
-use crate::run::{RunOutcome, Termination};
+use crate::run::{Limit, RunOutcome, Termination};
 
 /// The judgement of one run: its status, the fraction of points earned, and why.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,7 +27,12 @@ pub struct Verdict {
 /// transcript is not held against them. Any other ending earns only partial credit, and a right output
 /// with a wrong ending counts as all but its last line.
 pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of_input: bool) -> Verdict {
-    let killed = matches!(outcome.termination, Termination::TimedOut { .. } | Termination::OutputLimit);
+    // Only the grader's own stops (time, output) can come after a complete transcript of a program
+    // that never ends; a kill for memory, processes or file size is the program's failure.
+    let killed = matches!(
+        outcome.termination,
+        Termination::Killed { limit: Limit::Wall | Limit::Cpu | Limit::Output }
+    );
     let extent = if killed && !stops_at_end_of_input { Extent::MayContinue } else { Extent::Whole };
     let comparison = compare::compare(expected, &outcome.stdout, &case.compare, extent);
 
@@ -35,16 +40,7 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
         Termination::Exited(0) => (CaseStatus::Failed, None),
         Termination::Exited(code) => (CaseStatus::Failed, Some(format!("exited with status {code}"))),
         Termination::Signaled { name, .. } => (CaseStatus::Crashed, Some(format!("crashed with {name}"))),
-        Termination::TimedOut { cpu: true } => {
-            (CaseStatus::Timeout, Some(format!("used more than {} of CPU time", seconds(case.limits.cpu))))
-        }
-        Termination::TimedOut { cpu: false } => {
-            (CaseStatus::Timeout, Some(format!("still running after {}", seconds(case.limits.wall))))
-        }
-        Termination::OutputLimit => (
-            CaseStatus::OutputLimit,
-            Some(format!("printed more than {} KiB", case.limits.output_bytes / 1024)),
-        ),
+        Termination::Killed { limit } => (CaseStatus::of_limit(*limit), Some(limit_problem(case, *limit))),
     };
 
     let forgiven = killed && !stops_at_end_of_input && comparison.matched;
@@ -83,6 +79,27 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
     }
     let note = (!notes.is_empty()).then(|| notes.join("; "));
     Verdict { status, credit, note, comparison }
+}
+
+/// What a kill at `limit` means, in the words of a report: "used more than 2 s of CPU time".
+fn limit_problem(case: &Case, limit: Limit) -> String {
+    let limits = &case.limits;
+    match limit {
+        Limit::Cpu => format!("used more than {} of CPU time", seconds(limits.cpu)),
+        Limit::Wall => format!("still running after {}", seconds(limits.wall)),
+        Limit::Output => "printed far more than the expected output, and was stopped".to_owned(),
+        Limit::Memory => {
+            format!("used more than {} MiB of memory, and was killed", limits.memory_bytes >> 20)
+        }
+        Limit::Processes => format!(
+            "reached the limit of {} processes, and was still running after {}",
+            limits.processes,
+            seconds(limits.wall)
+        ),
+        Limit::Disk => {
+            format!("wrote a file larger than {} KiB, and was killed", limits.file_size_bytes >> 10)
+        }
+    }
 }
 
 /// What a lenient match forgave and what it cost: "presentation error, 90% of the case's points: ...".
@@ -234,6 +251,7 @@ mod tests {
             wall_time: Duration::ZERO,
             cpu_time: Duration::ZERO,
             peak_memory_kb: 0,
+            memory_exhausted: false,
         }
     }
 
@@ -241,7 +259,7 @@ mod tests {
 
     #[test]
     fn a_kill_after_the_complete_transcript_is_forgiven_only_for_programs_that_never_stop() {
-        let looping = outcome(Termination::TimedOut { cpu: false }, "board\nEnter move: Enter move: ");
+        let looping = outcome(Termination::Killed { limit: Limit::Wall }, "board\nEnter move: Enter move: ");
         let v = judge(&case(Partial::None), BOARD.as_bytes(), &looping, false);
         assert_eq!((v.status, v.credit), (CaseStatus::Passed, 1.0));
         assert!(v.note.unwrap().contains("does not end at end of input"));
@@ -252,9 +270,17 @@ mod tests {
 
     #[test]
     fn a_kill_before_the_transcript_is_complete_is_never_forgiven() {
-        let flood = outcome(Termination::OutputLimit, "board\nboard\nboard\n");
+        let flood = outcome(Termination::Killed { limit: Limit::Output }, "board\nboard\nboard\n");
         let v = judge(&case(Partial::None), BOARD.as_bytes(), &flood, false);
         assert_eq!(v.status, CaseStatus::OutputLimit);
+    }
+
+    #[test]
+    fn a_kill_for_memory_after_the_complete_transcript_is_the_programs_failure() {
+        let hog = outcome(Termination::Killed { limit: Limit::Memory }, "board\nEnter move: Enter move: ");
+        let v = judge(&case(Partial::None), BOARD.as_bytes(), &hog, false);
+        assert_eq!((v.status, v.credit), (CaseStatus::LimitExceeded, 0.0));
+        assert!(v.note.unwrap().contains("memory"));
     }
 
     #[test]

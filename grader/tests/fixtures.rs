@@ -133,7 +133,10 @@ fn trivia_costs_what_the_rubric_says_and_is_reported_as_such() {
 #[test]
 fn a_self_check_scores_the_visible_cases_at_their_real_weight() {
     let full = grade_fixture("trouble", "bug-land-on-own");
-    let options = grader::grade::GradeOptions { visible_only: true, cache: common::cache() };
+    let options = grader::grade::GradeOptions {
+        visible_only: true,
+        ..grader::grade::GradeOptions::new(common::cache())
+    };
     let path = common::repo().join("fixtures/trouble/bug-land-on-own");
     let check = grader::grade::grade(common::assignment("trouble"), &path, &options).unwrap();
     for case in &check.cases {
@@ -224,7 +227,7 @@ fn backgammon_board_spacing_is_free_but_message_spacing_is_not() {
             std::fs::read_to_string(&path).unwrap().replace("Rolling dice:  %d %d", "Rolling dice: %d %d");
         std::fs::write(dir.path().join(path.file_name().unwrap()), text).unwrap();
     }
-    let options = grader::grade::GradeOptions { visible_only: false, cache: common::cache() };
+    let options = grader::grade::GradeOptions::new(common::cache());
     let report = grader::grade::grade(common::assignment("backgammon"), dir.path(), &options).unwrap();
     for case in &report.cases {
         assert_eq!(case.status, CaseStatus::Passed, "{}", case.id);

@@ -23,7 +23,7 @@ fn grade_source(source: &str) -> Report {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("main.c"), source).unwrap();
     let cache = tempfile::tempdir().unwrap();
-    let options = GradeOptions { visible_only: true, cache: BuildCache::new(cache.path()) };
+    let options = GradeOptions { visible_only: true, ..GradeOptions::new(BuildCache::new(cache.path())) };
     grade(&trouble_with_short_limits(), dir.path(), &options).unwrap()
 }
 
@@ -83,7 +83,7 @@ fn an_output_flood_hits_the_output_limit() {
     let report = grade_source(&with_main("for (;;) puts(\"Enter position of piece to move: \"); return 0;"));
     for (status, note) in statuses(&report, false) {
         assert_eq!(status, CaseStatus::OutputLimit);
-        assert!(note.unwrap().contains("printed more than 64 KiB"));
+        assert!(note.unwrap().contains("printed far more than the expected output"));
     }
 }
 
@@ -117,7 +117,7 @@ fn missing_functions_fail_the_driver_build_but_not_the_program_build() {
 fn an_empty_submission_is_a_build_error_not_a_grader_error() {
     let dir = tempfile::tempdir().unwrap();
     let cache = tempfile::tempdir().unwrap();
-    let options = GradeOptions { visible_only: false, cache: BuildCache::new(cache.path()) };
+    let options = GradeOptions::new(BuildCache::new(cache.path()));
     let report = grade(&trouble_with_short_limits(), dir.path(), &options).unwrap();
     assert!(report.cases.iter().all(|c| c.status == CaseStatus::BuildError));
     assert!(report.builds[0].log.contains("no file matching `*.c`"));

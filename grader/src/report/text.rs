@@ -21,6 +21,14 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
     let mut out = String::new();
     let scope = if report.visible_only { " (visible cases only)" } else { "" };
     let _ = writeln!(out, "{BOLD}{}{BOLD:#} — {}{scope}", report.title, report.submission);
+    // Only a weaker sandbox is worth a line: the JSON report always names the level.
+    if report.containment != crate::run::Containment::Full {
+        let _ = writeln!(
+            out,
+            "{FAIL}containment: {}{FAIL:#} (programs were not fully contained; see `grader doctor`)",
+            report.containment
+        );
+    }
     for build in &report.builds {
         let (style, word) = match build.status {
             BuildStatus::Ok => (PASS, "ok"),
@@ -135,7 +143,8 @@ fn render_case(out: &mut String, case: &CaseReport, diffs: bool) {
         CaseStatus::Crashed => (FAIL, "CRSH"),
         CaseStatus::OutputLimit => (FAIL, "FLOD"),
         CaseStatus::BuildError => (FAIL, "BILD"),
-        CaseStatus::NotRun => (FAIL, "SKIP"),
+        CaseStatus::LimitExceeded => (FAIL, "LIMT"),
+        CaseStatus::Error => (FAIL, "ERR "),
     };
     let _ = writeln!(
         out,

@@ -38,7 +38,7 @@ pub fn cache() -> BuildCache {
 
 /// Grades `fixtures/<assignment>/<name>` on every case.
 pub fn grade_fixture(assignment_id: &str, name: &str) -> Report {
-    let options = GradeOptions { visible_only: false, cache: cache() };
+    let options = GradeOptions::new(cache());
     // A path relative to the repository keeps the snapshots free of this machine's folders.
     let path = PathBuf::from("fixtures").join(assignment_id).join(name);
     let mut report = grade(assignment(assignment_id), &repo().join(&path), &options).expect("grading works");

@@ -1,0 +1,827 @@
+//! The run stage: run an untrusted program confined and under limits, and report precisely what happened.
+//!
+//! [`spawn`] starts a program in a [`Containment`] (a namespace sandbox with a private root where the
+//! machine allows it) and hands back a [`Running`] program; [`run`] feeds it its stdin, captures its
+//! output within byte limits, enforces the wall-clock limit and says how it ended, all from one thread
+//! polling the pipes and a `pidfd`; [`Interactive`] gives a referee line-by-line access instead.
+//! Whatever the program does (loop, flood, crash, fork, leave children behind) ends as a
+//! [`RunOutcome`]; a [`RunError`] means the grader itself could not work.
+//!
+//! Linux only.
+
+mod cgroup;
+mod interactive;
+mod limits;
+mod pipes;
+mod sandbox;
+mod slots;
+mod spawn;
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::fmt;
+use std::io;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+pub use cgroup::Hierarchy;
+pub use interactive::{Interactive, LineRead};
+pub(crate) use limits::Rlimits;
+pub use limits::{hard_process_limit, Limit, Limits};
+pub use pipes::Capture;
+pub use sandbox::{namespace_problem, prepare_for_program, Containment, Mount, INSIDE_WORKDIR};
+pub use spawn::{spawn, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
+
+use pipes::{drain, feed, set_nonblocking, Drained};
+
+/// How long the output pipes may stay open once the program has ended (a grandchild that left the
+/// process group holds them): then we stop reading. A sandbox never needs it.
+const READER_GRACE: Duration = Duration::from_secs(2);
+
+/// Size of one read from an output pipe.
+const CHUNK: usize = 64 * 1024;
+
+/// Bytes kept from the end of stderr when it is longer than the limit.
+const STDERR_TAIL: usize = 16 * 1024;
+
+/// What to run, with what, under which limits.
+#[derive(Debug, Clone, Copy)]
+pub struct RunRequest<'a> {
+    /// The program and its arguments; `argv[0]` must be an absolute path.
+    pub argv: &'a [OsString],
+    /// The program's environment (see [`SpawnRequest::env`]).
+    pub env: &'a BTreeMap<String, String>,
+    /// Bytes fed to the program's stdin, which is then closed.
+    pub stdin: &'a [u8],
+    /// Limits of this run.
+    pub limits: &'a Limits,
+    /// Host paths the program may see inside a sandbox.
+    pub mounts: &'a [Mount],
+    /// How to contain the program.
+    pub containment: Containment,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Termination {
+    /// The program exited on its own with this exit code.
+    Exited(i32),
+    /// The program was killed by a signal it did not cause through a limit (a crash, an abort).
+    Signaled {
+        /// The signal number, for example 11.
+        signal: i32,
+        /// The signal's name, for example `SIGSEGV`.
+        name: String,
+    },
+    /// The program was stopped at a limit.
+    Killed {
+        /// Which limit.
+        limit: Limit,
+    },
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Termination::Exited(code) => write!(f, "exited with code {code}"),
+            Termination::Signaled { signal, name } => write!(f, "killed by {name} (signal {signal})"),
+            Termination::Killed { limit } => write!(f, "stopped at the {limit} limit"),
+        }
+    }
+}
+
+/// Everything observed about one run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOutcome {
+    /// How the run ended.
+    pub termination: Termination,
+    /// The captured stdout: at most the output limit, exactly as written.
+    pub stdout: Vec<u8>,
+    /// The captured stderr: its head and tail within the output limit, with a line saying how much
+    /// was left out between them.
+    pub stderr: Vec<u8>,
+    /// Wall-clock time from spawning the program to its end.
+    pub wall_time: Duration,
+    /// CPU time (user + system) of the program and the children it waited for.
+    pub cpu_time: Duration,
+    /// Peak resident set size of the program (or of its largest waited-for child), in KiB.
+    pub peak_memory_kb: u64,
+    /// A process of the run was killed for memory (a compiler's child, say), whatever the end.
+    pub memory_exhausted: bool,
+}
+
+/// A failure of the grader itself; whatever the student's program does is a [`RunOutcome`].
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The request names no program.
+    #[error("no program to run: argv is empty")]
+    EmptyArgv,
+    /// `argv[0]` is not an absolute path.
+    #[error("program path {0} is not absolute")]
+    RelativeProgram(PathBuf),
+    /// The temporary working directory could not be created.
+    #[error("cannot create a temporary working directory")]
+    TempDir(#[source] io::Error),
+    /// The program could not be started (missing, not executable, or the sandbox failed).
+    #[error("cannot start {program}")]
+    Spawn {
+        /// The program that was to run.
+        program: PathBuf,
+        /// Why it could not start.
+        #[source]
+        source: io::Error,
+    },
+    /// The sandbox's setup failed after the program's process was created.
+    #[error("the sandbox failed")]
+    Sandbox {
+        /// What failed.
+        #[source]
+        source: io::Error,
+    },
+    /// Waiting for the program failed.
+    #[error("cannot wait for process {pid}")]
+    Wait {
+        /// The program's process id.
+        pid: i32,
+        /// Why waiting failed.
+        #[source]
+        source: io::Error,
+    },
+    /// The program did not die within 10 s of `SIGKILL` (stuck in the kernel).
+    #[error("process {pid} did not die within {} s of SIGKILL", KILL_GRACE.as_secs())]
+    Unkillable {
+        /// The program's process id.
+        pid: i32,
+    },
+}
+
+/// An error and its causes on one line (`a: b: c`).
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+/// A capture of stderr within the output limit: its head, and a tail of up to [`STDERR_TAIL`] bytes.
+fn stderr_capture(limits: &Limits) -> Capture {
+    let tail = STDERR_TAIL.min(limits.output_bytes / 4);
+    Capture::new(limits.output_bytes - tail, tail)
+}
+
+/// Runs one program under `request.limits` and reports how it ended and what it wrote.
+///
+/// Blocks until the program has ended (or been killed) and no process of it is left; never longer
+/// than about `limits.wall` plus a few seconds. Student failures (crashes, timeouts, floods, non-zero
+/// exits) are `Ok`.
+///
+/// # Errors
+///
+/// Only failures of the grader itself (see [`RunError`]).
+pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
+    let limits = request.limits;
+    let spawn_request = SpawnRequest {
+        argv: request.argv,
+        env: request.env,
+        limits,
+        mounts: request.mounts,
+        containment: request.containment,
+    };
+    // A core to run on; an idle program gives it back (see `slots`).
+    let mut slot = slots::Slot::acquire();
+    let mut running = spawn(&spawn_request)?;
+    let mut idle = slots::IdleWatch::new(running.pid(), running.is_sandboxed());
+    let mut stdin = running.stdin.take();
+    let mut stdout = running.stdout.take();
+    let mut stderr = running.stderr.take();
+    for pipe in [&stdin, &stdout, &stderr].into_iter().flatten() {
+        set_nonblocking(pipe).map_err(|source| RunError::Wait { pid: 0, source })?;
+    }
+    if request.stdin.is_empty() {
+        // Closing at once: the program sees end-of-file on its first read.
+        stdin = None;
+    }
+    let mut out = Capture::new(limits.output_bytes, 0);
+    let mut err = stderr_capture(limits);
+    let mut written = 0;
+    let mut buffer = vec![0u8; CHUNK];
+    let deadline = running.started().checked_add(limits.wall);
+    let mut timed_out = false;
+    let mut overflowed = false;
+    let mut ended_at: Option<Instant> = None;
+
+    loop {
+        let now = Instant::now();
+        if ended_at.is_none() && running.has_ended() {
+            ended_at = Some(now);
+            // A group's leader is gone: kill the rest so the pipes close.
+            running.kill();
+        }
+        if let Some(at) = ended_at {
+            if (stdout.is_none() && stderr.is_none()) || now >= at + READER_GRACE {
+                break;
+            }
+        } else if deadline.is_some_and(|d| now >= d) {
+            timed_out = true;
+            running.kill();
+            ended_at = Some(now);
+            continue;
+        }
+        let mut fds = Vec::with_capacity(4);
+        fds.push(libc::pollfd { fd: running.pidfd(), events: libc::POLLIN, revents: 0 });
+        for (pipe, events) in [(&stdout, libc::POLLIN), (&stderr, libc::POLLIN), (&stdin, libc::POLLOUT)] {
+            if let Some(file) = pipe {
+                fds.push(libc::pollfd { fd: std::os::fd::AsRawFd::as_raw_fd(file), events, revents: 0 });
+            }
+        }
+        let wait = match ended_at {
+            Some(at) => (at + READER_GRACE).saturating_duration_since(now),
+            None => deadline.map_or(Duration::from_secs(1), |d| d.saturating_duration_since(now)),
+        };
+        // While it holds a slot, the run is checked for idleness every tenth of a second.
+        let most = if slot.is_held() { 100 } else { 1000 };
+        let millis = wait.as_millis().clamp(1, most) as libc::c_int;
+        // SAFETY: `fds` is a valid array of pollfd for the duration of the call.
+        unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) };
+
+        if let Some(pipe) = stdout.as_mut() {
+            if let Drained::Closed = drain(pipe, &mut out, &mut buffer) {
+                stdout = None;
+            }
+            if out.overflowed() && !overflowed {
+                overflowed = true;
+                running.kill();
+            }
+        }
+        if let Some(pipe) = stderr.as_mut() {
+            if let Drained::Closed = drain(pipe, &mut err, &mut buffer) {
+                stderr = None;
+            }
+        }
+        if let Some(pipe) = stdin.as_mut() {
+            if feed(pipe, request.stdin, &mut written) {
+                stdin = None;
+            }
+        }
+        if slot.is_held() && ended_at.is_none() && idle.is_idle() {
+            slot.release();
+        }
+    }
+    drop(slot);
+    drop(stdin);
+    let ended = running.wait()?;
+    let termination = termination_of(&running, &ended, timed_out, overflowed);
+    Ok(RunOutcome {
+        termination,
+        stdout: out.into_head(),
+        stderr: err.into_bytes(),
+        wall_time: ended.at.saturating_duration_since(running.started()),
+        cpu_time: ended.cpu_time,
+        peak_memory_kb: ended.peak_memory_kb,
+        memory_exhausted: running.hit_memory_limit(),
+    })
+}
+
+/// How the run ended, telling limit kills from crashes.
+fn termination_of(running: &Running, ended: &Ended, timed_out: bool, overflowed: bool) -> Termination {
+    let killed = |limit| Termination::Killed { limit };
+    // Decided in this order: the output limit is the grader's own kill; the others are seen after.
+    if overflowed {
+        return killed(Limit::Output);
+    }
+    let kill_at_process_limit = running.hit_process_limit();
+    if timed_out {
+        return killed(if kill_at_process_limit { Limit::Processes } else { Limit::Wall });
+    }
+    let Some(status) = ended.status else {
+        // The sandbox ended without the program's status: only a kill of ours does that.
+        return killed(Limit::Wall);
+    };
+    if libc::WIFEXITED(status) {
+        return Termination::Exited(libc::WEXITSTATUS(status));
+    }
+    let signal = libc::WTERMSIG(status);
+    // SIGXCPU comes at the soft CPU limit; a program that catches or ignores it gets SIGKILL at the
+    // hard one, a second later. That second also covers rusage lagging behind the kernel's limit
+    // clock (observed up to half a second on a loaded virtual machine).
+    if signal == libc::SIGXCPU || (signal == libc::SIGKILL && ended.cpu_time >= running.cpu_limit()) {
+        return killed(if kill_at_process_limit { Limit::Processes } else { Limit::Cpu });
+    }
+    if signal == libc::SIGKILL && running.hit_memory_limit() {
+        return killed(Limit::Memory);
+    }
+    if signal == libc::SIGXFSZ {
+        return killed(Limit::Disk);
+    }
+    Termination::Signaled { signal, name: signal_name(signal) }
+}
+
+/// The conventional name of a Linux signal (`SIGSEGV`), `SIGRTMIN+n` for real-time ones.
+pub fn signal_name(signal: i32) -> String {
+    let name = match signal {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGUSR2 => "SIGUSR2",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGCHLD => "SIGCHLD",
+        libc::SIGCONT => "SIGCONT",
+        libc::SIGSTOP => "SIGSTOP",
+        libc::SIGTSTP => "SIGTSTP",
+        libc::SIGTTIN => "SIGTTIN",
+        libc::SIGTTOU => "SIGTTOU",
+        libc::SIGURG => "SIGURG",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGVTALRM => "SIGVTALRM",
+        libc::SIGPROF => "SIGPROF",
+        libc::SIGWINCH => "SIGWINCH",
+        libc::SIGIO => "SIGIO",
+        libc::SIGPWR => "SIGPWR",
+        libc::SIGSYS => "SIGSYS",
+        _ if (libc::SIGRTMIN()..=libc::SIGRTMAX()).contains(&signal) => {
+            return format!("SIGRTMIN+{}", signal - libc::SIGRTMIN());
+        }
+        _ => return format!("SIG{signal}"),
+    };
+    name.to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+    use std::thread;
+
+    fn limits() -> Limits {
+        Limits { cpu: Duration::from_secs(10), file_size_bytes: 1024 * 1024, ..Limits::default() }
+    }
+
+    fn argv(script: &str) -> Vec<OsString> {
+        vec!["/bin/sh".into(), "-c".into(), script.into()]
+    }
+
+    /// Runs `script` with `/bin/sh -c`; the grader itself must not fail.
+    fn run_sh_with(
+        script: &str,
+        stdin: &[u8],
+        env: &BTreeMap<String, String>,
+        limits: &Limits,
+    ) -> RunOutcome {
+        let argv = argv(script);
+        let request = RunRequest {
+            argv: &argv,
+            env,
+            stdin,
+            limits,
+            mounts: &[],
+            containment: Containment::available(),
+        };
+        run(&request).expect("the grader itself must not fail")
+    }
+
+    /// Runs `script` at a given containment level.
+    fn run_sh_in(containment: Containment, script: &str, stdin: &[u8], limits: &Limits) -> RunOutcome {
+        let argv = argv(script);
+        let env = BTreeMap::new();
+        let request = RunRequest { argv: &argv, env: &env, stdin, limits, mounts: &[], containment };
+        run(&request).expect("the grader itself must not fail")
+    }
+
+    /// The levels this machine supports, weakest first.
+    fn levels() -> Vec<Containment> {
+        Containment::ALL.into_iter().filter(|&level| level <= Containment::available()).collect()
+    }
+
+    fn run_sh(script: &str, stdin: &[u8], limits: &Limits) -> RunOutcome {
+        run_sh_with(script, stdin, &BTreeMap::new(), limits)
+    }
+
+    fn text(bytes: &[u8]) -> &str {
+        std::str::from_utf8(bytes).expect("test output is UTF-8")
+    }
+
+    /// True while `pid` is a live (not zombie) process running `command`.
+    fn is_running(pid: i32, command: &str) -> bool {
+        let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            return false;
+        };
+        // "pid (comm) state ...": comm may contain spaces, so split at the last ')'.
+        let Some((head, tail)) = stat.rsplit_once(')') else {
+            return false;
+        };
+        let comm = head.split_once('(').map_or("", |(_, comm)| comm);
+        let state = tail.trim_start().chars().next();
+        comm == command && !matches!(state, Some('Z' | 'X'))
+    }
+
+    /// Polls until `pid` is no longer running `command`, for at most `within`.
+    fn dies_within(pid: i32, command: &str, within: Duration) -> bool {
+        let until = Instant::now() + within;
+        while Instant::now() < until {
+            if !is_running(pid, command) {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        !is_running(pid, command)
+    }
+
+    #[test]
+    fn a_normal_exit_reports_its_code_and_exact_output() {
+        let outcome = run_sh("printf 'hello\\nworld\\n'; echo oops >&2; exit 3", b"", &limits());
+        assert_eq!(outcome.termination, Termination::Exited(3));
+        assert_eq!(outcome.stdout, b"hello\nworld\n");
+        assert_eq!(outcome.stderr, b"oops\n");
+        assert!(outcome.peak_memory_kb > 0);
+        assert!(outcome.wall_time < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn stdin_is_delivered_and_echoed_back() {
+        let input = b"first line\nsecond line\nno newline at the end";
+        let outcome = run_sh("cat", input, &limits());
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        assert_eq!(outcome.stdout, input);
+    }
+
+    #[test]
+    fn a_program_that_never_reads_a_large_stdin_does_not_hang_the_grader() {
+        let input = vec![b'x'; 1024 * 1024];
+        let started = Instant::now();
+        let outcome = run_sh("echo ignored", &input, &limits());
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        assert_eq!(outcome.stdout, b"ignored\n");
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_program_that_reads_part_of_stdin_and_exits_is_fine() {
+        let input = vec![b'y'; 1024 * 1024];
+        let outcome = run_sh("head -c 5", &input, &limits());
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        assert_eq!(outcome.stdout, b"yyyyy");
+    }
+
+    #[test]
+    fn a_silent_infinite_loop_times_out_on_the_wall_clock() {
+        let limits = Limits { wall: Duration::from_secs(1), cpu: Duration::from_secs(30), ..limits() };
+        let started = Instant::now();
+        let outcome = run_sh("while :; do :; done", b"", &limits);
+        let elapsed = started.elapsed();
+        assert_eq!(outcome.termination, Termination::Killed { limit: Limit::Wall });
+        assert!(outcome.stdout.is_empty());
+        assert!(outcome.wall_time >= limits.wall, "{:?}", outcome.wall_time);
+        // Generous: the machine may be loaded; the point is that the grader does not wait longer.
+        assert!(elapsed < limits.wall + Duration::from_secs(2), "{elapsed:?}");
+    }
+
+    #[test]
+    fn a_sleeping_program_times_out_quickly_on_the_wall_clock() {
+        let limits = Limits { wall: Duration::from_secs(1), ..limits() };
+        let started = Instant::now();
+        let outcome = run_sh("echo before; sleep 100", b"", &limits);
+        assert_eq!(outcome.termination, Termination::Killed { limit: Limit::Wall });
+        // Output written before the timeout is kept, for prefix comparison.
+        assert_eq!(outcome.stdout, b"before\n");
+        assert!(started.elapsed() < Duration::from_secs(4));
+        assert!(outcome.cpu_time < Duration::from_secs(1));
+    }
+
+    #[test]
+    fn a_cpu_hog_is_stopped_by_the_cpu_limit() {
+        // A wide wall limit: on a loaded machine one second of CPU can take many seconds of wall.
+        let limits = Limits { wall: Duration::from_secs(30), cpu: Duration::from_secs(1), ..limits() };
+        let outcome = run_sh("while :; do :; done", b"", &limits);
+        assert_eq!(outcome.termination, Termination::Killed { limit: Limit::Cpu });
+        // On a virtual machine under load the kernel's CPU-limit clock can run up to about half a
+        // second ahead of the rusage it reports afterwards: only check that the time is plausible.
+        assert!(outcome.cpu_time >= limits.cpu / 2, "{:?}", outcome.cpu_time);
+        assert!(outcome.wall_time < limits.wall);
+    }
+
+    #[test]
+    fn a_cpu_hog_that_ignores_sigxcpu_is_killed_at_the_hard_limit() {
+        let limits = Limits { wall: Duration::from_secs(30), cpu: Duration::from_secs(1), ..limits() };
+        let outcome = run_sh("trap '' XCPU; while :; do :; done", b"", &limits);
+        assert_eq!(outcome.termination, Termination::Killed { limit: Limit::Cpu });
+        assert!(outcome.cpu_time >= limits.cpu, "{:?}", outcome.cpu_time);
+    }
+
+    #[test]
+    fn an_output_flood_hits_the_output_limit_quickly() {
+        let limits = Limits { output_bytes: 64 * 1024, ..limits() };
+        let started = Instant::now();
+        let outcome = run_sh("yes", b"", &limits);
+        assert_eq!(outcome.termination, Termination::Killed { limit: Limit::Output });
+        assert_eq!(outcome.stdout.len(), limits.output_bytes);
+        assert!(outcome.stdout.chunks(2).all(|pair| pair == b"y\n"));
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn stderr_beyond_the_cap_is_truncated_but_not_a_failure() {
+        let limits = Limits { output_bytes: 1000, ..limits() };
+        let outcome = run_sh("head -c 200000 /dev/zero | tr '\\0' e >&2; echo done", b"", &limits);
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        assert_eq!(outcome.stdout, b"done\n");
+        let mut kept = vec![b'e'; 750];
+        kept.extend_from_slice(b"\n[... 199000 bytes left out ...]\n");
+        kept.extend_from_slice(&[b'e'; 250]);
+        assert_eq!(outcome.stderr, kept);
+    }
+
+    #[test]
+    fn crashes_are_reported_with_the_signal_number_and_name() {
+        for (signal, name) in [(11, "SIGSEGV"), (6, "SIGABRT"), (8, "SIGFPE")] {
+            let short = name.trim_start_matches("SIG");
+            let outcome = run_sh(&format!("kill -{short} $$"), b"", &limits());
+            assert_eq!(outcome.termination, Termination::Signaled { signal, name: name.to_owned() });
+        }
+    }
+
+    #[test]
+    fn a_background_child_is_killed_and_does_not_hang_the_run() {
+        let started = Instant::now();
+        let outcome = run_sh("sleep 100 & echo $!; exit 0", b"", &limits());
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let pid: i32 = text(&outcome.stdout).trim().parse().expect("the script prints a pid");
+        assert!(dies_within(pid, "sleep", Duration::from_secs(3)), "sleep {pid} survived the run");
+        // SAFETY: kill with signal 0 only checks for existence. A zombie (not reaped by the
+        // container's init) still exists; /proc tells us it is dead, so accept ESRCH or a zombie.
+        let exists = unsafe { libc::kill(pid, 0) } == 0;
+        assert!(!exists || !is_running(pid, "sleep"));
+    }
+
+    #[test]
+    fn a_grandchild_that_escaped_the_group_does_not_hang_the_run() {
+        // setsid puts the sleep in a session of its own, out of reach of the group kill, still
+        // holding stdout open. The outer shell waits until the escapee has written its pid.
+        let script = "setsid sh -c 'echo $$ > escapee; exec sleep 30' & \
+                      while [ ! -s escapee ]; do sleep 0.05; done; cat escapee";
+        let started = Instant::now();
+        let outcome = run_sh(script, b"", &limits());
+        let elapsed = started.elapsed();
+        let pid: Option<i32> = text(&outcome.stdout).trim().parse().ok();
+        if let Some(pid) = pid {
+            // SAFETY: kill has no memory-safety preconditions; clean up the escapee ourselves.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        assert!(pid.is_some(), "stdout: {:?}", outcome.stdout);
+        assert!(elapsed < READER_GRACE + Duration::from_secs(4), "{elapsed:?}");
+    }
+
+    #[test]
+    fn non_utf8_output_is_kept_as_bytes() {
+        let outcome = run_sh("printf '\\377\\376\\000abc\\n'", b"", &limits());
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        assert_eq!(outcome.stdout, b"\xff\xfe\x00abc\n");
+    }
+
+    #[test]
+    fn the_environment_holds_only_the_requested_variables_and_the_defaults() {
+        let env = BTreeMap::from([("GRADER_SEED".to_owned(), "42".to_owned())]);
+        let outcome = run_sh_with("env | sort", b"", &env, &limits());
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        let lines: Vec<&str> = text(&outcome.stdout).lines().collect();
+        let home = lines.iter().find_map(|line| line.strip_prefix("HOME=")).expect("HOME is set");
+        // dash exports PWD itself; everything else comes from the grader.
+        let expected = [
+            "GRADER_SEED=42".to_owned(),
+            format!("HOME={home}"),
+            "LANG=C".to_owned(),
+            format!("PATH={DEFAULT_PATH}"),
+            format!("PWD={home}"),
+        ];
+        assert_eq!(lines, expected);
+
+        let env = BTreeMap::from([
+            ("LANG".to_owned(), "C.UTF-8".to_owned()),
+            ("PATH".to_owned(), "/bin".to_owned()),
+        ]);
+        let outcome = run_sh_with("echo \"$LANG $PATH\"", b"", &env, &limits());
+        assert_eq!(outcome.stdout, b"C.UTF-8 /bin\n");
+    }
+
+    #[test]
+    fn the_working_directory_is_a_fresh_temp_dir_that_is_gone_afterwards() {
+        // The script also makes a folder it cannot write to, which must not defeat the clean-up.
+        let script = "pwd; ls -A | wc -l; echo data > made-here; mkdir -p locked/in; chmod 000 locked";
+        let first = run_sh_in(Containment::RlimitsOnly, script, b"", &limits());
+        let second = run_sh_in(Containment::RlimitsOnly, script, b"", &limits());
+        let mut dirs = Vec::new();
+        for outcome in [&first, &second] {
+            assert_eq!(outcome.termination, Termination::Exited(0));
+            let mut lines = text(&outcome.stdout).lines();
+            let dir = PathBuf::from(lines.next().expect("pwd"));
+            assert_eq!(lines.next().map(str::trim), Some("0"), "the directory starts empty");
+            assert!(dir.starts_with(std::env::temp_dir()), "{}", dir.display());
+            assert!(!dir.exists(), "{} was left behind", dir.display());
+            dirs.push(dir);
+        }
+        assert_ne!(dirs[0], dirs[1]);
+    }
+
+    #[test]
+    fn the_basics_hold_at_every_containment_level() {
+        for level in levels() {
+            let outcome = run_sh_in(level, "cat; echo oops >&2; exit 3", b"in\n", &limits());
+            assert_eq!(outcome.termination, Termination::Exited(3), "{level}");
+            assert_eq!(
+                (outcome.stdout.as_slice(), outcome.stderr.as_slice()),
+                (&b"in\n"[..], &b"oops\n"[..])
+            );
+            let outcome = run_sh_in(level, "kill -SEGV $$", b"", &limits());
+            assert_eq!(
+                outcome.termination,
+                Termination::Signaled { signal: 11, name: "SIGSEGV".into() },
+                "{level}"
+            );
+            let quick = Limits { wall: Duration::from_millis(500), ..limits() };
+            let outcome = run_sh_in(level, "sleep 30", b"", &quick);
+            assert_eq!(outcome.termination, Termination::Killed { limit: Limit::Wall }, "{level}");
+            assert!(outcome.wall_time < Duration::from_secs(3), "{level}: {:?}", outcome.wall_time);
+        }
+    }
+
+    #[test]
+    fn a_sandboxed_program_sees_a_private_root_and_no_network() {
+        if Containment::available() == Containment::RlimitsOnly {
+            eprintln!("namespaces are not available here: {:?}", namespace_problem());
+            return;
+        }
+        let script = "pwd; ls -A | wc -l; echo data > made-here; id -u; hostname; ls /; \
+                      ls /proc | grep -c '^[0-9]'; cat /sys/class/net/*/address 2>&1 | head -1; \
+                      ls /root /home 2>&1 | head -1; echo x > /etc/x 2>&1 || echo etc-read-only";
+        for _ in 0..2 {
+            let outcome = run_sh_in(Containment::available(), script, b"", &limits());
+            assert_eq!(outcome.termination, Termination::Exited(0));
+            let out = text(&outcome.stdout);
+            let lines: Vec<&str> = out.lines().collect();
+            assert_eq!(&lines[..4], ["/work", "0", "1000", "sandbox"], "{out}");
+            let root: Vec<&str> = lines
+                .iter()
+                .skip(4)
+                .take_while(|l| !l.chars().all(|c| c.is_ascii_digit()))
+                .copied()
+                .collect();
+            for entry in &root {
+                assert!(
+                    [
+                        "bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "sbin", "tmp",
+                        "usr", "work"
+                    ]
+                    .contains(entry),
+                    "unexpected /{entry} in {root:?}"
+                );
+            }
+            // Only the shell, ls, grep (and perhaps a pipe's other end) are processes of the run.
+            let processes: usize = lines[4 + root.len()].parse().unwrap();
+            assert!(processes <= 4, "{processes} processes visible");
+            assert!(out.contains("etc-read-only"), "{out}");
+        }
+    }
+
+    #[test]
+    fn a_process_that_leaves_the_session_dies_with_the_sandbox() {
+        if Containment::available() == Containment::RlimitsOnly {
+            return;
+        }
+        let marker = format!("grader-escape-{}", std::process::id());
+        let script = format!("setsid sh -c 'exec -a {marker} sleep 30' & sleep 0.2; exit 0");
+        let outcome = run_sh_in(Containment::available(), &script, b"", &limits());
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        thread::sleep(Duration::from_millis(200));
+        let alive = fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+            fs::read(entry.path().join("cmdline"))
+                .is_ok_and(|cmd| String::from_utf8_lossy(&cmd).contains(&marker))
+        });
+        assert!(!alive, "the escapee outlived its run");
+    }
+
+    #[test]
+    fn an_interactive_program_is_spoken_to_line_by_line() {
+        let argv = argv("while read line; do echo \"got $line\"; done; echo bye; printf tail");
+        let env = BTreeMap::new();
+        let limits = limits();
+        let request = SpawnRequest {
+            argv: &argv,
+            env: &env,
+            limits: &limits,
+            mounts: &[],
+            containment: Containment::available(),
+        };
+        let mut program = Interactive::start(&request).unwrap();
+        for word in ["one", "two"] {
+            program.send_line(word.as_bytes()).unwrap();
+            assert_eq!(
+                program.read_line(Duration::from_secs(5)),
+                LineRead::Line(format!("got {word}").into_bytes())
+            );
+        }
+        assert_eq!(program.read_line(Duration::from_millis(200)), LineRead::TimedOut);
+        program.close_stdin();
+        assert_eq!(program.read_line(Duration::from_secs(5)), LineRead::Line(b"bye".to_vec()));
+        assert_eq!(program.read_line(Duration::from_secs(5)), LineRead::Closed { partial: b"tail".to_vec() });
+        let outcome = program.finish(Duration::from_secs(5)).unwrap();
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        assert_eq!(outcome.stdout, b"got one\ngot two\nbye\ntail");
+    }
+
+    #[test]
+    fn writing_past_the_file_size_limit_fails_without_harming_the_grader() {
+        let limits = Limits { file_size_bytes: 4096, ..limits() };
+        let script = "head -c 100000 /dev/zero > big; echo \"status $?\"; wc -c < big";
+        let outcome = run_sh(script, b"", &limits);
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        // head dies of SIGXFSZ (25): the shell reports 128 + 25; the file stops at the limit.
+        assert_eq!(text(&outcome.stdout), "status 153\n4096\n");
+    }
+
+    #[test]
+    fn the_rlimits_are_applied_to_the_program() {
+        let limits = Limits {
+            cpu: Duration::from_millis(1500),
+            memory_bytes: 300 * 1024 * 1024,
+            processes: 1000,
+            file_size_bytes: 123_456,
+            open_files: 32,
+            ..limits()
+        };
+        let outcome = run_sh("cat /proc/self/limits", b"", &limits);
+        assert_eq!(outcome.termination, Termination::Exited(0));
+        let table = text(&outcome.stdout);
+        let row = |name: &str| -> Vec<String> {
+            let line = table
+                .lines()
+                .find(|line| line.starts_with(name))
+                .unwrap_or_else(|| panic!("no {name} in {table}"));
+            line[name.len()..].split_whitespace().take(2).map(str::to_owned).collect()
+        };
+        assert_eq!(row("Max cpu time"), ["2", "3"]);
+        // With a cgroup, memory is bounded there: a JVM could not start under an address-space limit.
+        if Containment::available() == Containment::Full {
+            assert_eq!(row("Max address space"), ["unlimited", "unlimited"]);
+        } else {
+            assert_eq!(row("Max address space"), ["314572800", "314572800"]);
+        }
+        if Containment::available() == Containment::Full {
+            // `pids.max` bounds processes there; `RLIMIT_NPROC` stays at the inherited ceiling.
+            let hard = limits::hard_process_limit();
+            let shown = if hard == u64::MAX { "unlimited".to_owned() } else { hard.to_string() };
+            assert_eq!(row("Max processes")[1], shown);
+        } else {
+            assert_eq!(row("Max processes"), ["1000", "1000"]);
+        }
+        assert_eq!(row("Max file size"), ["123456", "123456"]);
+        assert_eq!(row("Max open files"), ["32", "32"]);
+        assert_eq!(row("Max core file size"), ["0", "0"]);
+    }
+
+    #[test]
+    fn requests_the_grader_cannot_serve_are_errors() {
+        let env = BTreeMap::new();
+        let limits = limits();
+        let request = |argv| RunRequest {
+            argv,
+            env: &env,
+            stdin: b"",
+            limits: &limits,
+            mounts: &[],
+            containment: Containment::available(),
+        };
+        assert!(matches!(run(&request(&[])), Err(RunError::EmptyArgv)));
+        let relative = [OsString::from("bin/sh")];
+        assert!(matches!(run(&request(&relative)), Err(RunError::RelativeProgram(_))));
+        let missing = [OsString::from("/nonexistent/program")];
+        assert!(matches!(run(&request(&missing)), Err(RunError::Spawn { .. })));
+    }
+
+    #[test]
+    fn signal_names_follow_the_usual_spelling() {
+        assert_eq!(signal_name(libc::SIGKILL), "SIGKILL");
+        assert_eq!(signal_name(libc::SIGXCPU), "SIGXCPU");
+        assert_eq!(signal_name(libc::SIGRTMIN() + 2), "SIGRTMIN+2");
+        assert_eq!(
+            Termination::Signaled { signal: 11, name: "SIGSEGV".into() }.to_string(),
+            "killed by SIGSEGV (signal 11)"
+        );
+    }
+}

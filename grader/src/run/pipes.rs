@@ -1,0 +1,151 @@
+//! The program's pipes: bounded captures that keep a head and a tail, and non-blocking helpers.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
+
+/// Bytes captured from one stream: the first `head_cap` bytes and the last `tail_cap` bytes, with
+/// the count of everything written, so that a flood costs bounded memory whatever its size.
+#[derive(Debug, Default)]
+pub struct Capture {
+    head: Vec<u8>,
+    tail: std::collections::VecDeque<u8>,
+    head_cap: usize,
+    tail_cap: usize,
+    total: u64,
+}
+
+impl Capture {
+    /// A capture keeping `head_cap` bytes from the start and `tail_cap` from the end.
+    pub fn new(head_cap: usize, tail_cap: usize) -> Capture {
+        Capture { head_cap, tail_cap, ..Capture::default() }
+    }
+
+    /// Adds bytes read from the stream.
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.total += bytes.len() as u64;
+        let room = self.head_cap.saturating_sub(self.head.len());
+        let (to_head, rest) = bytes.split_at(room.min(bytes.len()));
+        self.head.extend_from_slice(to_head);
+        if self.tail_cap == 0 {
+            return;
+        }
+        let rest = &rest[rest.len().saturating_sub(self.tail_cap)..];
+        let excess = (self.tail.len() + rest.len()).saturating_sub(self.tail_cap);
+        self.tail.drain(..excess);
+        self.tail.extend(rest);
+    }
+
+    /// Bytes written to the stream in all.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// True when bytes beyond the head were written.
+    pub fn overflowed(&self) -> bool {
+        self.total > self.head_cap as u64
+    }
+
+    /// The head only (stdout: what the comparison sees).
+    pub fn into_head(self) -> Vec<u8> {
+        self.head
+    }
+
+    /// Head and tail, with a line saying how much was left out between them.
+    pub fn into_bytes(self) -> Vec<u8> {
+        let kept = self.head.len() + self.tail.len();
+        let mut bytes = self.head;
+        let omitted = self.total.saturating_sub(kept as u64);
+        if omitted > 0 {
+            bytes.extend_from_slice(format!("\n[... {omitted} bytes left out ...]\n").as_bytes());
+        }
+        bytes.extend(self.tail);
+        bytes
+    }
+}
+
+/// Puts a descriptor in non-blocking mode.
+pub fn set_nonblocking(file: &File) -> io::Result<()> {
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor we own, with integer arguments only.
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// What one non-blocking read gave.
+pub enum Drained {
+    /// Bytes were read (maybe not all that is there).
+    Some,
+    /// Nothing to read now.
+    Empty,
+    /// End of file (or an error, treated alike): the stream is done.
+    Closed,
+}
+
+/// Reads what is available from a non-blocking pipe into `capture`, at most `budget` bytes.
+pub fn drain(pipe: &mut File, capture: &mut Capture, buffer: &mut [u8]) -> Drained {
+    let mut any = false;
+    // Bounded rounds: a flood must not keep this loop from checking the clock.
+    for _ in 0..16 {
+        match pipe.read(buffer) {
+            Ok(0) => return Drained::Closed,
+            Ok(n) => {
+                capture.push(&buffer[..n]);
+                any = true;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+            Err(_) => return Drained::Closed,
+        }
+    }
+    if any {
+        Drained::Some
+    } else {
+        Drained::Empty
+    }
+}
+
+/// Writes as much of `bytes[*written..]` as the pipe takes now; true when the stream is done (all
+/// written, or the program closed its end).
+pub fn feed(pipe: &mut File, bytes: &[u8], written: &mut usize) -> bool {
+    while *written < bytes.len() {
+        match pipe.write(&bytes[*written..]) {
+            Ok(0) => return true,
+            Ok(n) => *written += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return false,
+            // EPIPE: the program does not read its input, which is its own business.
+            Err(_) => return true,
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capture_keeps_head_and_tail_and_counts_the_rest() {
+        let mut capture = Capture::new(4, 3);
+        capture.push(b"abcdefgh");
+        capture.push(b"ij");
+        assert_eq!(capture.total(), 10);
+        assert!(capture.overflowed());
+        assert_eq!(capture.into_bytes(), b"abcd\n[... 3 bytes left out ...]\nhij");
+
+        let mut small = Capture::new(10, 3);
+        small.push(b"abc");
+        assert!(!small.overflowed());
+        assert_eq!(small.into_bytes(), b"abc");
+
+        let mut head_only = Capture::new(2, 0);
+        head_only.push(b"xyz");
+        assert_eq!(head_only.into_head(), b"xy");
+    }
+}

@@ -1,0 +1,795 @@
+//! Confinement of one run: namespaces and a private root where the kernel allows them, rlimits always.
+//!
+//! In a namespace sandbox the grader `clone`s a child into new user, mount, PID, network, IPC and UTS
+//! namespaces. That child is PID 1 of its namespace: it builds a root on a size-limited tmpfs with the
+//! system directories bound read-only and the run's own paths ([`Mount`]) bound at their own paths,
+//! `pivot_root`s into it, forks the program as an unprivileged user (inside uid 1000; outside the
+//! grader's uid, or `nobody` when the grader is root), reaps everything, and reports the program's end
+//! over a status pipe. When PID 1 exits the kernel kills whatever is left, so nothing outlives a run:
+//! `setsid` and double forks do not help. Between `clone` and `exec` only raw system calls run, on data
+//! prepared before the clone (the grader is multi-threaded: nothing may allocate or take a lock there).
+//!
+//! Where namespaces are not allowed the program runs under rlimits only, in its own process group.
+
+use std::ffi::{CString, OsStr};
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use super::cgroup::{CgroupLimits, Hierarchy, RunCgroup};
+use super::Limits;
+
+/// How well runs are contained on this machine, from the strongest level down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Containment {
+    /// Rlimits, a process group and `no_new_privs` only: the program runs as the grader's user and
+    /// sees what that user may see; processes and memory are bounded only by rlimits (which do not
+    /// bound root's process count).
+    RlimitsOnly,
+    /// Namespaces and a private root; processes bounded by `RLIMIT_NPROC` counted inside the user
+    /// namespace, memory by `RLIMIT_AS`.
+    NamespacesWithoutCgroups,
+    /// Namespaces, a private root, and a cgroup per run bounding processes and memory.
+    Full,
+}
+
+impl Containment {
+    /// Every level, weakest first.
+    pub const ALL: [Containment; 3] =
+        [Containment::RlimitsOnly, Containment::NamespacesWithoutCgroups, Containment::Full];
+
+    /// The strongest level this machine supports, probed once per process by running `/bin/true`.
+    pub fn available() -> Containment {
+        static PROBED: OnceLock<Containment> = OnceLock::new();
+        *PROBED.get_or_init(|| {
+            if namespaces_work() {
+                if Hierarchy::usable().is_some() {
+                    Containment::Full
+                } else {
+                    Containment::NamespacesWithoutCgroups
+                }
+            } else {
+                Containment::RlimitsOnly
+            }
+        })
+    }
+
+    /// The level's name as the report and the command line spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Containment::Full => "full",
+            Containment::NamespacesWithoutCgroups => "namespaces-without-cgroups",
+            Containment::RlimitsOnly => "rlimits-only",
+        }
+    }
+
+    /// The level spelled `name`, if any.
+    pub fn from_name(name: &str) -> Option<Containment> {
+        Containment::ALL.into_iter().find(|level| level.name() == name)
+    }
+}
+
+impl fmt::Display for Containment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Why namespaces are not available, for `grader doctor` (None when they work).
+pub fn namespace_problem() -> Option<String> {
+    static PROBLEM: OnceLock<Option<String>> = OnceLock::new();
+    PROBLEM.get_or_init(probe_namespaces).clone()
+}
+
+fn namespaces_work() -> bool {
+    namespace_problem().is_none()
+}
+
+fn probe_namespaces() -> Option<String> {
+    let limits = Limits { wall: std::time::Duration::from_secs(10), ..Limits::default() };
+    let argv = [std::ffi::OsString::from("/bin/true")];
+    let env = std::collections::BTreeMap::new();
+    let request = super::RunRequest {
+        argv: &argv,
+        env: &env,
+        stdin: b"",
+        limits: &limits,
+        mounts: &[],
+        containment: Containment::NamespacesWithoutCgroups,
+    };
+    match super::run(&request) {
+        Ok(outcome) if outcome.termination == super::Termination::Exited(0) => None,
+        Ok(outcome) => Some(format!("/bin/true in a namespace sandbox {}", outcome.termination)),
+        Err(error) => Some(super::error_chain(&error)),
+    }
+}
+
+/// A path of the host made visible inside the sandbox at the same path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mount {
+    /// An absolute path, a file or a directory.
+    pub path: PathBuf,
+    /// Whether the run may write there (a compiler's output folder); read-only otherwise.
+    pub writable: bool,
+}
+
+impl Mount {
+    /// A read-only mount of `path`.
+    pub fn read_only(path: impl Into<PathBuf>) -> Mount {
+        Mount { path: path.into(), writable: false }
+    }
+}
+
+/// System directories bound read-only into every sandbox (or recreated as the symlinks they are).
+const SYSTEM_PATHS: &[&str] =
+    &["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"];
+
+/// Devices bound into `/dev`.
+const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
+
+/// The uid and gid of the program inside the user namespace.
+const INSIDE_ID: u32 = 1000;
+
+/// `nobody`/`nogroup`, the ids root's runs get outside.
+const NOBODY: u32 = 65534;
+
+/// The working directory inside, also `HOME`.
+pub const INSIDE_WORKDIR: &str = "/work";
+
+/// Makes `path` usable by the unprivileged user that runs programs in a sandbox: when the grader is
+/// root, it becomes owned by `nobody` (writable) or readable by all (read-only); otherwise nothing
+/// changes.
+pub fn prepare_for_program(path: &Path, writable: bool) -> io::Result<()> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Ok(());
+    }
+    if writable {
+        std::os::unix::fs::chown(path, Some(NOBODY), Some(NOBODY))
+    } else {
+        let meta = std::fs::metadata(path)?;
+        let mode = meta.permissions().mode();
+        let readable = if meta.is_dir() || mode & 0o100 != 0 { 0o555 } else { 0o444 };
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode | readable))
+    }
+}
+
+/// One step of building the root, in order, as prepared C strings.
+enum Step {
+    Dir {
+        path: CString,
+        mode: libc::mode_t,
+    },
+    Symlink {
+        target: CString,
+        path: CString,
+    },
+    /// A bind mount; `file` creates an empty file as the mount point instead of a directory.
+    Bind {
+        source: CString,
+        path: CString,
+        file: bool,
+        remount: Option<libc::c_ulong>,
+    },
+    Chown {
+        path: CString,
+    },
+}
+
+/// Everything the child needs, prepared before the clone.
+pub(super) struct Plan {
+    root: CString,
+    tmpfs_options: CString,
+    steps: Vec<Step>,
+    proc_dir: CString,
+    /// [`INSIDE_WORKDIR`], where the program starts.
+    workdir: CString,
+    program: CString,
+    /// Owners of the strings that `argv_ptrs` and `envp_ptrs` point into.
+    _strings: Vec<CString>,
+    /// NULL-terminated arrays for execve.
+    argv_ptrs: Vec<*const libc::c_char>,
+    envp_ptrs: Vec<*const libc::c_char>,
+    rlimits: super::Rlimits,
+    /// Whether the program must switch to [`INSIDE_ID`] (the grader is root; its init is uid 0).
+    drop_to_inside_id: bool,
+}
+
+/// What the status pipe carries: a setup failure, a warning, or the program's end.
+const RECORD_ERROR: u8 = b'E';
+const RECORD_EXIT: u8 = b'X';
+
+/// The steps of the child's setup, for error messages.
+const STEPS: &[&str] = &[
+    "wait for the user namespace map",
+    "join the cgroup",
+    "make mounts private",
+    "mount the tmpfs root",
+    "create a directory",
+    "create a symlink",
+    "bind-mount a path",
+    "remount read-only",
+    "mount /proc",
+    "pivot_root",
+    "detach the old root",
+    "set the hostname",
+    "fork the program",
+    "set an rlimit",
+    "switch to the unprivileged user",
+    "set no_new_privs",
+    "enter the working directory",
+    "execute the program",
+    "change an owner",
+];
+const S_SYNC: u32 = 0;
+const S_CGROUP: u32 = 1;
+const S_PRIVATE: u32 = 2;
+const S_TMPFS: u32 = 3;
+const S_DIR: u32 = 4;
+const S_SYMLINK: u32 = 5;
+const S_BIND: u32 = 6;
+const S_REMOUNT: u32 = 7;
+const S_PROC: u32 = 8;
+const S_PIVOT: u32 = 9;
+const S_DETACH: u32 = 10;
+const S_HOSTNAME: u32 = 11;
+const S_FORK: u32 = 12;
+const S_RLIMIT: u32 = 13;
+const S_USER: u32 = 14;
+const S_NNP: u32 = 15;
+const S_CHDIR: u32 = 16;
+const S_EXEC: u32 = 17;
+const S_CHOWN: u32 = 18;
+
+fn c_path(path: &Path) -> io::Result<CString> {
+    c_bytes(path.as_os_str())
+}
+
+fn c_bytes(text: &OsStr) -> io::Result<CString> {
+    CString::new(text.as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL byte in a path"))
+}
+
+/// `root` + an absolute inside path.
+fn under(root: &Path, inside: &Path) -> PathBuf {
+    root.join(inside.strip_prefix("/").unwrap_or(inside))
+}
+
+/// Mount flags of the filesystem holding `path`, as `MS_*` flags a read-only remount must keep (a user
+/// namespace may not clear nosuid, nodev, noexec or the atime flags of a mount it did not make).
+fn locked_flags(path: &Path) -> io::Result<libc::c_ulong> {
+    let c = c_path(path)?;
+    // SAFETY: a zeroed statvfs is a valid value; statvfs writes only into it.
+    let mut stat: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `c` is a valid C string and `stat` is valid for writes.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut stat) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let pairs = [
+        (libc::ST_NOSUID, libc::MS_NOSUID),
+        (libc::ST_NODEV, libc::MS_NODEV),
+        (libc::ST_NOEXEC, libc::MS_NOEXEC),
+        (libc::ST_NOATIME, libc::MS_NOATIME),
+        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (libc::ST_RELATIME, libc::MS_RELATIME),
+    ];
+    Ok(pairs.iter().filter(|(st, _)| stat.f_flag & st != 0).fold(0, |acc, (_, ms)| acc | ms))
+}
+
+impl Plan {
+    /// Prepares the sandbox of one run whose tmpfs root is mounted over the (empty) host folder `root`.
+    pub(super) fn new(
+        root: &Path,
+        argv: &[std::ffi::OsString],
+        env: &[(std::ffi::OsString, std::ffi::OsString)],
+        limits: &Limits,
+        mounts: &[Mount],
+        with_cgroup: bool,
+    ) -> io::Result<Plan> {
+        let mut steps = Vec::new();
+        let mut made = std::collections::BTreeSet::new();
+        let mut dir = |steps: &mut Vec<Step>, inside: &Path, mode: libc::mode_t| -> io::Result<()> {
+            // Every ancestor first; `/` is the tmpfs itself.
+            let mut chain: Vec<&Path> = inside.ancestors().filter(|p| p.parent().is_some()).collect();
+            chain.reverse();
+            for (i, p) in chain.iter().enumerate() {
+                if made.insert(p.to_path_buf()) {
+                    let m = if i + 1 == chain.len() { mode } else { 0o755 };
+                    steps.push(Step::Dir { path: c_path(&under(root, p))?, mode: m });
+                }
+            }
+            Ok(())
+        };
+        for system in SYSTEM_PATHS {
+            let path = Path::new(system);
+            let Ok(meta) = std::fs::symlink_metadata(path) else { continue };
+            if meta.file_type().is_symlink() {
+                let target = std::fs::read_link(path)?;
+                steps.push(Step::Symlink { target: c_path(&target)?, path: c_path(&under(root, path))? });
+            } else if meta.is_dir() {
+                dir(&mut steps, path, 0o755)?;
+                let flags = locked_flags(path)? | libc::MS_NOSUID | libc::MS_NODEV;
+                steps.push(Step::Bind {
+                    source: c_path(path)?,
+                    path: c_path(&under(root, path))?,
+                    file: false,
+                    remount: Some(flags),
+                });
+            }
+        }
+        dir(&mut steps, Path::new("/dev"), 0o755)?;
+        for device in DEVICES {
+            let host = Path::new("/dev").join(device);
+            if host.exists() {
+                let flags = locked_flags(&host)? | libc::MS_NOSUID | libc::MS_NOEXEC;
+                steps.push(Step::Bind {
+                    source: c_path(&host)?,
+                    path: c_path(&under(root, &host))?,
+                    file: true,
+                    remount: Some(flags),
+                });
+            }
+        }
+        for (name, target) in [
+            ("fd", "/proc/self/fd"),
+            ("stdin", "/proc/self/fd/0"),
+            ("stdout", "/proc/self/fd/1"),
+            ("stderr", "/proc/self/fd/2"),
+        ] {
+            let path = under(root, &Path::new("/dev").join(name));
+            steps.push(Step::Symlink { target: CString::new(target)?, path: c_path(&path)? });
+        }
+        // /tmp and /dev/shm are sticky and world-writable, as on any system.
+        dir(&mut steps, Path::new("/tmp"), 0o1777)?;
+        dir(&mut steps, Path::new("/dev/shm"), 0o1777)?;
+        dir(&mut steps, Path::new(INSIDE_WORKDIR), 0o700)?;
+        steps.push(Step::Chown { path: c_path(&under(root, Path::new(INSIDE_WORKDIR)))? });
+        for mount in mounts {
+            let meta = std::fs::metadata(&mount.path)?;
+            let inside = &mount.path;
+            if meta.is_dir() {
+                dir(&mut steps, inside, 0o755)?;
+            } else if let Some(parent) = inside.parent() {
+                dir(&mut steps, parent, 0o755)?;
+            }
+            let remount = (!mount.writable).then(|| locked_flags(&mount.path)).transpose()?;
+            steps.push(Step::Bind {
+                source: c_path(&mount.path)?,
+                path: c_path(&under(root, inside))?,
+                file: !meta.is_dir(),
+                remount: remount.map(|flags| flags | libc::MS_NOSUID | libc::MS_NODEV),
+            });
+        }
+        dir(&mut steps, Path::new("/proc"), 0o555)?;
+
+        let size = limits.disk_bytes.max(1 << 20);
+        let program = argv.first().ok_or_else(|| io::Error::other("empty argv"))?;
+        let args: Vec<CString> = argv.iter().map(|a| c_bytes(a)).collect::<io::Result<_>>()?;
+        let vars: Vec<CString> = env
+            .iter()
+            .map(|(k, v)| {
+                let mut pair = k.as_bytes().to_vec();
+                pair.push(b'=');
+                pair.extend_from_slice(v.as_bytes());
+                CString::new(pair).map_err(|_| io::Error::other("NUL byte in the environment"))
+            })
+            .collect::<io::Result<_>>()?;
+        let pointers = |strings: &[CString]| {
+            strings.iter().map(|s| s.as_ptr()).chain(std::iter::once(std::ptr::null())).collect::<Vec<_>>()
+        };
+        let argv_ptrs = pointers(&args);
+        let envp_ptrs = pointers(&vars);
+        Ok(Plan {
+            root: c_path(root)?,
+            tmpfs_options: CString::new(format!("size={size},nr_inodes=16384,mode=755"))?,
+            proc_dir: c_path(&under(root, Path::new("/proc")))?,
+            workdir: CString::new(INSIDE_WORKDIR)?,
+            steps,
+            program: c_bytes(program)?,
+            // Moving a CString does not move its heap buffer: the pointers stay valid.
+            _strings: args.into_iter().chain(vars).collect(),
+            argv_ptrs,
+            envp_ptrs,
+            rlimits: super::Rlimits::new(limits, with_cgroup),
+            // SAFETY: geteuid has no preconditions.
+            drop_to_inside_id: unsafe { libc::geteuid() } == 0,
+        })
+    }
+}
+
+/// A namespace sandbox that has been started.
+pub(super) struct Spawned {
+    /// Host pid of the sandbox's PID 1; killing it ends every process of the run.
+    pub pid: libc::pid_t,
+    pub stdin: File,
+    pub stdout: File,
+    pub stderr: File,
+    /// The status pipe: setup errors and the program's end.
+    pub status: File,
+    pub cgroup: Option<RunCgroup>,
+}
+
+/// Creates a pipe whose ends are close-on-exec: (read, write).
+fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: `fds` is valid for two ints.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: pipe2 returned two fresh descriptors that nothing else owns.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// Starts the sandbox: clone, write the user namespace maps, release the child.
+pub(super) fn spawn(plan: &Plan, limits: &Limits, want_cgroup: bool) -> io::Result<Spawned> {
+    let cgroup = match (want_cgroup, Hierarchy::usable()) {
+        (true, Some(hierarchy)) => {
+            let cg_limits = CgroupLimits {
+                // Below this process's hard `RLIMIT_NPROC` (which the program inherits and only a
+                // process with CAP_SYS_RESOURCE could raise), so that `pids.max` refuses forks first
+                // and its events tell the process limit; PID 1 of the sandbox counts there too.
+                processes: limits.processes.min(super::limits::hard_process_limit()),
+                memory_bytes: limits.memory_bytes.saturating_add(limits.disk_bytes),
+            };
+            Some(RunCgroup::create(hierarchy, &cg_limits)?)
+        }
+        (true, None) => return Err(io::Error::other("cgroups are not available on this machine")),
+        (false, _) => None,
+    };
+    let (stdin_r, stdin_w) = pipe()?;
+    let (stdout_r, stdout_w) = pipe()?;
+    let (stderr_r, stderr_w) = pipe()?;
+    let (status_r, status_w) = pipe()?;
+    let (sync_r, sync_w) = pipe()?;
+    let cgroup_fds = cgroup.as_ref().map(RunCgroup::procs_fds).unwrap_or_default();
+    // The child's descriptors, moved to fixed numbers in the child: 0-2 stdio, 3 status, 4 sync,
+    // 5.. the cgroups' procs files.
+    let mut wanted: Vec<RawFd> = vec![
+        stdin_r.as_raw_fd(),
+        stdout_w.as_raw_fd(),
+        stderr_w.as_raw_fd(),
+        status_w.as_raw_fd(),
+        sync_r.as_raw_fd(),
+    ];
+    wanted.extend(&cgroup_fds);
+    let mut scratch = vec![0 as RawFd; wanted.len()];
+
+    let flags = libc::CLONE_NEWUSER
+        | libc::CLONE_NEWNS
+        | libc::CLONE_NEWPID
+        | libc::CLONE_NEWNET
+        | libc::CLONE_NEWIPC
+        | libc::CLONE_NEWUTS
+        | libc::CLONE_NEWCGROUP;
+    // SAFETY: a raw clone without CLONE_VM gives the child a copy of this address space, like fork.
+    // The child runs only `init`, which makes raw system calls on data prepared above and never
+    // returns: it ends in `_exit` or `execve`.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone,
+            (flags | libc::SIGCHLD) as libc::c_ulong,
+            0usize,
+            0usize,
+            0usize,
+            0usize,
+        )
+    };
+    if pid == 0 {
+        // SAFETY: see above; we are the child.
+        unsafe { init(plan, &wanted, &mut scratch) }
+    }
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let pid = pid as libc::pid_t;
+    drop((stdin_r, stdout_w, stderr_w, status_w, sync_r));
+    let released = write_id_maps(pid).and_then(|()| {
+        let mut sync = File::from(sync_w);
+        io::Write::write_all(&mut sync, b"go")
+    });
+    if let Err(error) = released {
+        kill_and_reap(pid);
+        return Err(error);
+    }
+    Ok(Spawned {
+        pid,
+        stdin: File::from(stdin_w),
+        stdout: File::from(stdout_r),
+        stderr: File::from(stderr_r),
+        status: File::from(status_r),
+        cgroup,
+    })
+}
+
+fn kill_and_reap(pid: libc::pid_t) {
+    // SAFETY: kill and waitpid have no memory-safety preconditions; `pid` is our unreaped child.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+        libc::waitpid(pid, std::ptr::null_mut(), libc::__WALL);
+    }
+}
+
+/// Maps the child's user namespace: inside uid/gid [`INSIDE_ID`] is the grader's own user, or
+/// `nobody` when the grader is root (then root stays root inside, for the setup, and the program
+/// switches to [`INSIDE_ID`]).
+fn write_id_maps(pid: libc::pid_t) -> io::Result<()> {
+    // SAFETY: these getters have no preconditions.
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let proc = PathBuf::from(format!("/proc/{pid}"));
+    let (uid_map, gid_map) = if uid == 0 {
+        (format!("0 0 1\n{INSIDE_ID} {NOBODY} 1\n"), format!("0 0 1\n{INSIDE_ID} {NOBODY} 1\n"))
+    } else {
+        // An unprivileged user may map only itself, and only after giving up setgroups.
+        std::fs::write(proc.join("setgroups"), "deny")?;
+        (format!("{INSIDE_ID} {uid} 1\n"), format!("{INSIDE_ID} {gid} 1\n"))
+    };
+    std::fs::write(proc.join("uid_map"), uid_map)?;
+    std::fs::write(proc.join("gid_map"), gid_map)
+}
+
+/// Reads the status pipe to its end: `Ok(Some(status, rusage))` when the program ended, `Ok(None)`
+/// when the sandbox was killed before it could say, `Err` when the setup failed.
+pub(super) fn read_status(mut status: File) -> io::Result<Option<ProgramEnd>> {
+    let mut bytes = Vec::new();
+    status.read_to_end(&mut bytes)?;
+    let mut end = None;
+    let mut rest = bytes.as_slice();
+    while let Some((&kind, tail)) = rest.split_first() {
+        match kind {
+            RECORD_ERROR if tail.len() >= 8 => {
+                let step = u32::from_le_bytes(tail[..4].try_into().unwrap_or_default());
+                let errno = i32::from_le_bytes(tail[4..8].try_into().unwrap_or_default());
+                let what = STEPS.get(step as usize).copied().unwrap_or("set up");
+                let cause = io::Error::from_raw_os_error(errno);
+                return Err(io::Error::new(cause.kind(), format!("sandbox: cannot {what}: {cause}")));
+            }
+            RECORD_EXIT if tail.len() >= 28 => {
+                let field = |at: usize| u64::from_le_bytes(tail[at..at + 8].try_into().unwrap_or_default());
+                end = Some(ProgramEnd {
+                    status: i32::from_le_bytes(tail[..4].try_into().unwrap_or_default()),
+                    user_micros: field(4),
+                    system_micros: field(12),
+                    max_rss_kb: field(20),
+                });
+                rest = &tail[28..];
+            }
+            _ => return Err(io::Error::other("sandbox: garbled status record")),
+        }
+    }
+    Ok(end)
+}
+
+/// The program's end as PID 1 saw it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ProgramEnd {
+    pub status: libc::c_int,
+    pub user_micros: u64,
+    pub system_micros: u64,
+    pub max_rss_kb: u64,
+}
+
+// ---------------------------------------------------------------------------------------------
+// The child side. Everything below runs between clone and exec: raw system calls only.
+
+/// Writes an error record for `step` with the current errno and exits.
+unsafe fn fail(step: u32) -> ! {
+    // SAFETY: child side of the clone: raw system calls on buffers that outlive them.
+    unsafe {
+        let errno = *libc::__errno_location();
+        let mut record = [0u8; 9];
+        record[0] = RECORD_ERROR;
+        record[1..5].copy_from_slice(&step.to_le_bytes());
+        record[5..9].copy_from_slice(&errno.to_le_bytes());
+        libc::write(3, record.as_ptr().cast(), record.len());
+        libc::_exit(127)
+    }
+}
+
+unsafe fn check(rc: libc::c_int, step: u32) {
+    // SAFETY: child side of the clone: raw system calls on buffers that outlive them.
+    unsafe {
+        if rc != 0 {
+            fail(step);
+        }
+    }
+}
+
+/// PID 1 of the sandbox: arranges descriptors, waits for the id maps, builds the root, forks the
+/// program and reaps until it has ended.
+unsafe fn init(plan: &Plan, wanted: &[RawFd], scratch: &mut [RawFd]) -> ! {
+    // SAFETY: child side of the clone: raw system calls on buffers that outlive them.
+    unsafe {
+        // Move the descriptors we keep to 0..n without clobbering one another: first above them all.
+        let n = wanted.len() as RawFd;
+        for (i, &fd) in wanted.iter().enumerate() {
+            let high = libc::fcntl(fd, libc::F_DUPFD, n + 16);
+            if high < 0 {
+                libc::_exit(126);
+            }
+            scratch[i] = high;
+        }
+        for (i, &fd) in scratch.iter().enumerate() {
+            if libc::dup2(fd, i as RawFd) < 0 {
+                libc::_exit(126);
+            }
+        }
+        // Every other descriptor of the grader (other runs' pipes among them) must go.
+        libc::syscall(libc::SYS_close_range, n as libc::c_uint, libc::c_uint::MAX, 0 as libc::c_uint);
+        // The grader's death ends the sandbox.
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0);
+
+        // Wait until the grader has written the id maps (or died: then read returns 0).
+        let mut go = [0u8; 2];
+        if libc::read(4, go.as_mut_ptr().cast(), 2) != 2 {
+            fail(S_SYNC);
+        }
+        libc::close(4);
+        for fd in 5..n {
+            if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                fail(S_CGROUP);
+            }
+            libc::close(fd);
+        }
+
+        check(
+            libc::mount(
+                std::ptr::null(),
+                c"/".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ),
+            S_PRIVATE,
+        );
+        check(
+            libc::mount(
+                c"tmpfs".as_ptr(),
+                plan.root.as_ptr(),
+                c"tmpfs".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV,
+                plan.tmpfs_options.as_ptr().cast(),
+            ),
+            S_TMPFS,
+        );
+        for step in &plan.steps {
+            match step {
+                Step::Dir { path, mode } => {
+                    check(libc::mkdir(path.as_ptr(), *mode), S_DIR);
+                    // mkdir applies the umask; the mode must be exact (sticky /tmp).
+                    check(libc::chmod(path.as_ptr(), *mode), S_DIR);
+                }
+                Step::Symlink { target, path } => {
+                    check(libc::symlink(target.as_ptr(), path.as_ptr()), S_SYMLINK)
+                }
+                Step::Bind { source, path, file, remount } => {
+                    if *file {
+                        let fd = libc::open(
+                            path.as_ptr(),
+                            libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC,
+                            0o644,
+                        );
+                        if fd < 0 {
+                            fail(S_BIND);
+                        }
+                        libc::close(fd);
+                    }
+                    check(
+                        libc::mount(
+                            source.as_ptr(),
+                            path.as_ptr(),
+                            std::ptr::null(),
+                            libc::MS_BIND | libc::MS_REC,
+                            std::ptr::null(),
+                        ),
+                        S_BIND,
+                    );
+                    if let Some(flags) = remount {
+                        let flags = flags | libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY;
+                        check(
+                            libc::mount(
+                                std::ptr::null(),
+                                path.as_ptr(),
+                                std::ptr::null(),
+                                flags,
+                                std::ptr::null(),
+                            ),
+                            S_REMOUNT,
+                        );
+                    }
+                }
+                Step::Chown { path } => {
+                    if plan.drop_to_inside_id {
+                        check(libc::chown(path.as_ptr(), INSIDE_ID, INSIDE_ID), S_CHOWN);
+                    }
+                }
+            }
+        }
+        check(
+            libc::mount(
+                c"proc".as_ptr(),
+                plan.proc_dir.as_ptr(),
+                c"proc".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                std::ptr::null(),
+            ),
+            S_PROC,
+        );
+        check(libc::chdir(plan.root.as_ptr()), S_PIVOT);
+        check(libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) as libc::c_int, S_PIVOT);
+        check(libc::umount2(c".".as_ptr(), libc::MNT_DETACH), S_DETACH);
+        check(libc::chdir(c"/".as_ptr()), S_PIVOT);
+        let host = c"sandbox";
+        check(libc::sethostname(host.as_ptr(), host.to_bytes().len()), S_HOSTNAME);
+
+        let child =
+            libc::syscall(libc::SYS_clone, libc::SIGCHLD as libc::c_ulong, 0usize, 0usize, 0usize, 0usize);
+        if child < 0 {
+            fail(S_FORK);
+        }
+        if child == 0 {
+            program(plan);
+        }
+        let child = child as libc::pid_t;
+        // Only the program holds the stdio pipes now: their ends close when it (and its children) do.
+        libc::close(0);
+        libc::close(1);
+        libc::close(2);
+        loop {
+            let mut status: libc::c_int = 0;
+            let mut usage: libc::rusage = std::mem::zeroed();
+            let pid = libc::wait4(-1, &mut status, libc::__WALL, &mut usage);
+            if pid == child {
+                // Its children were reaped by it or by us; the rusage of the program covers those it waited for.
+                let mut record = [0u8; 29];
+                record[0] = RECORD_EXIT;
+                record[1..5].copy_from_slice(&status.to_le_bytes());
+                let micros = |t: libc::timeval| {
+                    (t.tv_sec as u64).saturating_mul(1_000_000).saturating_add(t.tv_usec as u64)
+                };
+                record[5..13].copy_from_slice(&micros(usage.ru_utime).to_le_bytes());
+                record[13..21].copy_from_slice(&micros(usage.ru_stime).to_le_bytes());
+                record[21..29].copy_from_slice(&(usage.ru_maxrss as u64).to_le_bytes());
+                libc::write(3, record.as_ptr().cast(), record.len());
+                // Exiting kills every other process of the namespace.
+                libc::_exit(0);
+            }
+            if pid < 0 && *libc::__errno_location() != libc::EINTR {
+                libc::_exit(125);
+            }
+        }
+    }
+}
+
+/// The program's process: limits, an unprivileged user, then exec.
+unsafe fn program(plan: &Plan) -> ! {
+    // SAFETY: child side of the clone: raw system calls on buffers that outlive them.
+    unsafe {
+        // The status pipe closes at exec: PID 1 alone reports the end.
+        libc::fcntl(3, libc::F_SETFD, libc::FD_CLOEXEC);
+        if plan.rlimits.apply().is_err() {
+            fail(S_RLIMIT);
+        }
+        if plan.drop_to_inside_id {
+            // Raw system calls: glibc's wrappers would signal the grader's other threads (which
+            // do not exist here) to change their ids too, and wait for them forever.
+            let id = INSIDE_ID as libc::c_long;
+            check(
+                libc::syscall(libc::SYS_setgroups, 0 as libc::c_long, std::ptr::null::<libc::gid_t>())
+                    as libc::c_int,
+                S_USER,
+            );
+            check(libc::syscall(libc::SYS_setresgid, id, id, id) as libc::c_int, S_USER);
+            check(libc::syscall(libc::SYS_setresuid, id, id, id) as libc::c_int, S_USER);
+        }
+        check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), S_NNP);
+        check(libc::chdir(plan.workdir.as_ptr()), S_CHDIR);
+        libc::execve(plan.program.as_ptr(), plan.argv_ptrs.as_ptr(), plan.envp_ptrs.as_ptr());
+        fail(S_EXEC)
+    }
+}

@@ -1,0 +1,122 @@
+//! CPU slots: runs are admitted by cores, and a run that sleeps gives its slot back.
+//!
+//! A program that sleeps or blocks uses no CPU but used to hold a worker for its whole wall limit.
+//! Each run takes a slot (one per core) to start; while it runs, [`IdleWatch`] samples its CPU time,
+//! and a run that has used almost none for a while releases its slot, so another case starts beside
+//! it. The callers keep more runner threads than cores (see `grade`), so released slots are used.
+
+use std::fs;
+use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
+use std::time::{Duration, Instant};
+
+/// How long a run is watched before it may be called idle.
+const IDLE_WINDOW: Duration = Duration::from_millis(500);
+
+/// Below this share of one core over the window, a run is idle.
+const IDLE_SHARE: f64 = 0.05;
+
+struct Slots {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+fn slots() -> &'static Slots {
+    static SLOTS: OnceLock<Slots> = OnceLock::new();
+    SLOTS.get_or_init(|| {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Slots { free: Mutex::new(cores), freed: Condvar::new() }
+    })
+}
+
+/// A held CPU slot, given back when dropped or when the run turns out to be idle.
+pub struct Slot {
+    held: bool,
+}
+
+impl Slot {
+    /// Waits for a free slot.
+    pub fn acquire() -> Slot {
+        let slots = slots();
+        let mut free = slots.free.lock().unwrap_or_else(PoisonError::into_inner);
+        while *free == 0 {
+            free = slots.freed.wait(free).unwrap_or_else(PoisonError::into_inner);
+        }
+        *free -= 1;
+        Slot { held: true }
+    }
+
+    /// Gives the slot back early (the run is idle); idempotent.
+    pub fn release(&mut self) {
+        if std::mem::take(&mut self.held) {
+            let slots = slots();
+            *slots.free.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+            slots.freed.notify_one();
+        }
+    }
+
+    /// True while the slot is held.
+    pub fn is_held(&self) -> bool {
+        self.held
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+/// Watches one run's CPU use to tell when it is idle.
+pub struct IdleWatch {
+    pid: libc::pid_t,
+    sandboxed: bool,
+    since: Instant,
+    cpu_at_start: Option<Duration>,
+}
+
+impl IdleWatch {
+    /// Watches the run whose top process (a sandbox's PID 1, or the program) is `pid`.
+    pub fn new(pid: libc::pid_t, sandboxed: bool) -> IdleWatch {
+        IdleWatch { pid, sandboxed, since: Instant::now(), cpu_at_start: None }
+    }
+
+    /// True once the run has used less than [`IDLE_SHARE`] of a core over [`IDLE_WINDOW`].
+    pub fn is_idle(&mut self) -> bool {
+        let Some(cpu) = self.cpu_time() else { return false };
+        let start = *self.cpu_at_start.get_or_insert(cpu);
+        let elapsed = self.since.elapsed();
+        if elapsed < IDLE_WINDOW {
+            return false;
+        }
+        let used = cpu.saturating_sub(start).as_secs_f64();
+        if used < elapsed.as_secs_f64() * IDLE_SHARE {
+            return true;
+        }
+        // Busy: start a new window.
+        self.since = Instant::now();
+        self.cpu_at_start = Some(cpu);
+        false
+    }
+
+    /// CPU time of the program (in a sandbox, PID 1's children) and the children they reaped.
+    fn cpu_time(&self) -> Option<Duration> {
+        let pids: Vec<libc::pid_t> = if self.sandboxed {
+            let children = fs::read_to_string(format!("/proc/{0}/task/{0}/children", self.pid)).ok()?;
+            children.split_whitespace().filter_map(|p| p.parse().ok()).collect()
+        } else {
+            vec![self.pid]
+        };
+        // SAFETY: sysconf has no preconditions.
+        let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+        let mut total = 0.0;
+        for pid in pids {
+            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let (_, fields) = stat.rsplit_once(')')?;
+            // Fields after the command: state is 3rd overall, utime the 14th ... cstime the 17th.
+            let numbers: Vec<f64> =
+                fields.split_whitespace().skip(11).take(4).filter_map(|f| f.parse().ok()).collect();
+            total += numbers.iter().sum::<f64>();
+        }
+        Some(Duration::from_secs_f64(total / ticks))
+    }
+}

@@ -1,0 +1,410 @@
+//! The spawn API: a running, confined program with its pipes, to be killed, polled and reaped.
+//!
+//! [`spawn`] starts a program at the requested [`Containment`]: in a namespace sandbox (the program's
+//! end comes over a status pipe from the sandbox's PID 1, and killing PID 1 ends everything), or under
+//! rlimits in a process group of its own. [`Running`] hands out the pipes and a `pidfd` to poll, so
+//! one thread can supervise a run without blocking on any single stream: the batch [`super::run`] and
+//! the line-by-line [`super::Interactive`] are both built on it.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::fs::{self, File};
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::cgroup::RunCgroup;
+use super::sandbox::{self, Containment, Mount, Plan, ProgramEnd};
+use super::{Limits, Rlimits, RunError};
+
+/// `PATH` given to the program unless the request sets its own.
+pub const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
+
+/// How long a killed program may take to die (to be reaped) before the grader gives up on it.
+pub const KILL_GRACE: Duration = Duration::from_secs(10);
+
+/// What to start, with what, under which limits.
+#[derive(Debug, Clone, Copy)]
+pub struct SpawnRequest<'a> {
+    /// The program and its arguments; `argv[0]` must be an absolute path.
+    pub argv: &'a [OsString],
+    /// The program's environment, apart from `PATH`, `HOME` (the working directory) and `LANG=C`,
+    /// which are added unless set here.
+    pub env: &'a BTreeMap<String, String>,
+    /// Limits of this run.
+    pub limits: &'a Limits,
+    /// Host paths the program may see (in a sandbox; outside one it sees everything its user may).
+    pub mounts: &'a [Mount],
+    /// How to contain the program.
+    pub containment: Containment,
+}
+
+/// How the program was started, and so how it is killed and how its end is learnt.
+enum Backend {
+    /// A namespace sandbox: `pid` is its PID 1.
+    Sandbox { status: Option<File>, cgroup: Option<RunCgroup> },
+    /// A process group led by `pid`.
+    Group,
+}
+
+/// A started program. Dropping it kills every process of the run and reaps it.
+pub struct Running {
+    pid: libc::pid_t,
+    pidfd: OwnedFd,
+    backend: Backend,
+    reaped: bool,
+    /// The program's stdin; dropping it closes the program's input.
+    pub stdin: Option<File>,
+    /// The program's stdout.
+    pub stdout: Option<File>,
+    /// The program's stderr.
+    pub stderr: Option<File>,
+    started: Instant,
+    cpu_limit: Duration,
+    /// Removed after the run; a tmpfs is mounted over it inside a sandbox.
+    workdir: Option<tempfile::TempDir>,
+}
+
+/// The end of a run as the kernel reported it.
+#[derive(Debug, Clone, Copy)]
+pub struct Ended {
+    /// The program's wait status, or `None` when the sandbox was killed before the program ended.
+    pub status: Option<libc::c_int>,
+    /// CPU time of the program and the children it waited for.
+    pub cpu_time: Duration,
+    /// Peak resident set size in KiB.
+    pub peak_memory_kb: u64,
+    /// When the end was seen.
+    pub at: Instant,
+}
+
+/// The program's environment: defaults for `PATH`, `HOME` and `LANG`, overridden by the request.
+fn environment(requested: &BTreeMap<String, String>, home: &Path) -> Vec<(OsString, OsString)> {
+    let mut env = BTreeMap::new();
+    env.insert(OsString::from("PATH"), OsString::from(DEFAULT_PATH));
+    env.insert(OsString::from("HOME"), home.as_os_str().to_owned());
+    env.insert(OsString::from("LANG"), OsString::from("C"));
+    for (name, value) in requested {
+        env.insert(OsString::from(name), OsString::from(value));
+    }
+    env.into_iter().collect()
+}
+
+fn pidfd_open(pid: libc::pid_t) -> io::Result<OwnedFd> {
+    // SAFETY: pidfd_open has no memory-safety preconditions.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: a fresh descriptor that nothing else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
+}
+
+/// Starts a program; see [`SpawnRequest`].
+///
+/// # Errors
+///
+/// Failures of the grader: an empty or relative `argv`, no working directory, a sandbox or a program
+/// that cannot be started.
+pub fn spawn(request: &SpawnRequest) -> Result<Running, RunError> {
+    let (program, _) = request.argv.split_first().ok_or(RunError::EmptyArgv)?;
+    let program = Path::new(program);
+    if !program.is_absolute() {
+        return Err(RunError::RelativeProgram(program.to_owned()));
+    }
+    if !program.is_file() {
+        let source = io::Error::new(io::ErrorKind::NotFound, "no such file");
+        return Err(RunError::Spawn { program: program.to_owned(), source });
+    }
+    let workdir = tempfile::Builder::new().prefix("grader-run-").tempdir().map_err(RunError::TempDir)?;
+    let spawn_error = |source| RunError::Spawn { program: program.to_owned(), source };
+    let running = match request.containment {
+        Containment::RlimitsOnly => spawn_in_group(request, program, workdir.path()),
+        level => spawn_in_sandbox(request, workdir.path(), level == Containment::Full),
+    };
+    let mut running = running.map_err(spawn_error)?;
+    running.workdir = Some(workdir);
+    Ok(running)
+}
+
+fn spawn_in_sandbox(request: &SpawnRequest, root: &Path, with_cgroup: bool) -> io::Result<Running> {
+    let env = environment(request.env, Path::new(sandbox::INSIDE_WORKDIR));
+    let plan = Plan::new(root, request.argv, &env, request.limits, request.mounts, with_cgroup)?;
+    let started = Instant::now();
+    let spawned = sandbox::spawn(&plan, request.limits, with_cgroup)?;
+    let pidfd = match pidfd_open(spawned.pid) {
+        Ok(fd) => fd,
+        Err(error) => {
+            // SAFETY: kill and waitpid on our own unreaped child.
+            unsafe {
+                libc::kill(spawned.pid, libc::SIGKILL);
+                libc::waitpid(spawned.pid, std::ptr::null_mut(), libc::__WALL);
+            }
+            return Err(error);
+        }
+    };
+    Ok(Running {
+        pid: spawned.pid,
+        pidfd,
+        backend: Backend::Sandbox { status: Some(spawned.status), cgroup: spawned.cgroup },
+        reaped: false,
+        stdin: Some(spawned.stdin),
+        stdout: Some(spawned.stdout),
+        stderr: Some(spawned.stderr),
+        started,
+        cpu_limit: request.limits.cpu,
+        workdir: None,
+    })
+}
+
+fn spawn_in_group(request: &SpawnRequest, program: &Path, workdir: &Path) -> io::Result<Running> {
+    let rlimits = Rlimits::new(request.limits, false);
+    let parent = std::process::id() as libc::pid_t;
+    let mut command = Command::new(program);
+    command
+        .args(&request.argv[1..])
+        .env_clear()
+        .envs(environment(request.env, workdir))
+        .current_dir(workdir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    // SAFETY: the closure runs in the child between fork and exec, where only async-signal-safe
+    // functions may be called: raw system calls on `Copy` values captured before the fork.
+    unsafe {
+        command.pre_exec(move || confine(&rlimits, parent));
+    }
+    let started = Instant::now();
+    let mut child = command.spawn()?;
+    let pid = child.id() as libc::pid_t;
+    let pidfd = match pidfd_open(pid) {
+        Ok(fd) => fd,
+        Err(error) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(error);
+        }
+    };
+    let take = |fd: Option<OwnedFd>| fd.map(File::from);
+    let running = Running {
+        pid,
+        pidfd,
+        backend: Backend::Group,
+        reaped: false,
+        stdin: take(child.stdin.take().map(OwnedFd::from)),
+        stdout: take(child.stdout.take().map(OwnedFd::from)),
+        stderr: take(child.stderr.take().map(OwnedFd::from)),
+        started,
+        cpu_limit: request.limits.cpu,
+        workdir: None,
+    };
+    // Dropping a `Child` neither waits nor kills: `Running` reaps the program.
+    drop(child);
+    Ok(running)
+}
+
+/// Runs in the child between fork and exec: async-signal-safe system calls only.
+fn confine(rlimits: &Rlimits, parent: libc::pid_t) -> io::Result<()> {
+    // SAFETY: prctl and getppid have no memory-safety preconditions. Dying with the grader keeps a
+    // killed grader (Ctrl-C) from leaving the program running unsupervised.
+    unsafe {
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // The grader may have died before the line above took effect.
+        if libc::getppid() != parent {
+            return Err(io::Error::from_raw_os_error(libc::ESRCH));
+        }
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    // SAFETY: close_range has no memory-safety preconditions. Descriptors that some library of the
+    // grader opened without O_CLOEXEC must not leak into the program; on kernels before 5.11 the
+    // call fails and we carry on (Rust itself opens everything close-on-exec).
+    unsafe {
+        libc::syscall(libc::SYS_close_range, 3 as libc::c_uint, libc::c_uint::MAX, libc::CLOSE_RANGE_CLOEXEC);
+    }
+    rlimits.apply()
+}
+
+impl Running {
+    /// The descriptor that becomes readable when the program (or the sandbox's PID 1) has ended.
+    pub fn pidfd(&self) -> RawFd {
+        self.pidfd.as_raw_fd()
+    }
+
+    /// The host pid of the run's top process: a sandbox's PID 1, or the program.
+    pub fn pid(&self) -> libc::pid_t {
+        self.pid
+    }
+
+    /// True for a namespace sandbox.
+    pub fn is_sandboxed(&self) -> bool {
+        matches!(self.backend, Backend::Sandbox { .. })
+    }
+
+    /// When the program was started.
+    pub fn started(&self) -> Instant {
+        self.started
+    }
+
+    /// The run's CPU limit.
+    pub(super) fn cpu_limit(&self) -> Duration {
+        self.cpu_limit
+    }
+
+    /// True when the run's cgroup saw a process fail to start at the process limit.
+    pub(super) fn hit_process_limit(&self) -> bool {
+        matches!(&self.backend, Backend::Sandbox { cgroup: Some(cg), .. } if cg.processes_exhausted())
+    }
+
+    /// True when the run's cgroup killed a process for memory.
+    pub(super) fn hit_memory_limit(&self) -> bool {
+        matches!(&self.backend, Backend::Sandbox { cgroup: Some(cg), .. } if cg.memory_exhausted())
+    }
+
+    /// Kills every process of the run (a no-op once it has been reaped).
+    pub fn kill(&self) {
+        if self.reaped {
+            return;
+        }
+        // SAFETY: kill has no memory-safety preconditions. The pid (and so the group id) cannot be
+        // reused before we reap it, which has not happened yet.
+        unsafe {
+            match self.backend {
+                Backend::Sandbox { .. } => libc::kill(self.pid, libc::SIGKILL),
+                Backend::Group => libc::kill(-self.pid, libc::SIGKILL),
+            };
+        }
+    }
+
+    /// True once the program (the sandbox's PID 1, or the group's leader) has ended.
+    pub fn has_ended(&self) -> bool {
+        let mut poll = libc::pollfd { fd: self.pidfd(), events: libc::POLLIN, revents: 0 };
+        // SAFETY: one valid pollfd, no waiting.
+        unsafe { libc::poll(&mut poll, 1, 0) > 0 }
+    }
+
+    /// Waits for the end, kills whatever is left of the run, and reaps it. Killing first (with
+    /// `kill`) makes this return within [`KILL_GRACE`].
+    ///
+    /// # Errors
+    ///
+    /// When waiting fails, the program survives `SIGKILL`, or a sandbox's setup failed.
+    pub fn wait(&mut self) -> Result<Ended, RunError> {
+        let give_up = Instant::now() + KILL_GRACE;
+        loop {
+            let mut poll = libc::pollfd { fd: self.pidfd(), events: libc::POLLIN, revents: 0 };
+            // SAFETY: one valid pollfd.
+            let ready = unsafe { libc::poll(&mut poll, 1, 1000) };
+            if ready > 0 {
+                break;
+            }
+            if ready < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                return Err(RunError::Wait { pid: self.pid, source: io::Error::last_os_error() });
+            }
+            if Instant::now() >= give_up {
+                return Err(RunError::Unkillable { pid: self.pid });
+            }
+        }
+        let at = Instant::now();
+        // Background children of a group must neither survive nor hold the pipes open; a sandbox's
+        // PID 1 took its namespace with it.
+        self.kill();
+        let mut status: libc::c_int = 0;
+        // SAFETY: a zeroed rusage (integers only) is a valid value.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        loop {
+            // SAFETY: `status` and `usage` are valid for writes.
+            let rc = unsafe { libc::wait4(self.pid, &mut status, libc::__WALL, &mut usage) };
+            if rc == self.pid {
+                break;
+            }
+            let error = io::Error::last_os_error();
+            if error.kind() != io::ErrorKind::Interrupted {
+                self.reaped = true;
+                return Err(RunError::Wait { pid: self.pid, source: error });
+            }
+        }
+        self.reaped = true;
+        match &mut self.backend {
+            Backend::Group => Ok(Ended {
+                status: Some(status),
+                cpu_time: duration_of(usage.ru_utime) + duration_of(usage.ru_stime),
+                peak_memory_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),
+                at,
+            }),
+            Backend::Sandbox { status: pipe, .. } => {
+                let end = match pipe.take() {
+                    Some(pipe) => {
+                        sandbox::read_status(pipe).map_err(|source| RunError::Sandbox { source })?
+                    }
+                    None => None,
+                };
+                if end.is_none() && libc::WIFEXITED(status) && libc::WEXITSTATUS(status) != 0 {
+                    let code = libc::WEXITSTATUS(status);
+                    return Err(RunError::Sandbox {
+                        source: io::Error::other(format!("the sandbox's init exited with status {code}")),
+                    });
+                }
+                Ok(match end {
+                    Some(ProgramEnd { status, user_micros, system_micros, max_rss_kb }) => Ended {
+                        status: Some(status),
+                        cpu_time: Duration::from_micros(user_micros.saturating_add(system_micros)),
+                        peak_memory_kb: max_rss_kb,
+                        at,
+                    },
+                    None => Ended { status: None, cpu_time: Duration::ZERO, peak_memory_kb: 0, at },
+                })
+            }
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if !self.reaped {
+            self.kill();
+            let _ = self.wait();
+        }
+        if let Some(workdir) = self.workdir.take() {
+            remove_workdir(workdir);
+        }
+    }
+}
+
+/// A `timeval` from rusage as a `Duration` (negative fields, which the kernel never gives, as 0).
+fn duration_of(time: libc::timeval) -> Duration {
+    let seconds = u64::try_from(time.tv_sec).unwrap_or(0);
+    let micros = u64::try_from(time.tv_usec).unwrap_or(0);
+    Duration::from_secs(seconds) + Duration::from_micros(micros)
+}
+
+/// Removes the working directory, first making every directory in it writable again so that a
+/// program that ran `chmod 000` on a folder cannot make the grader leave it behind. Best effort.
+fn remove_workdir(workdir: tempfile::TempDir) {
+    let path = workdir.path().to_owned();
+    if workdir.close().is_err() {
+        make_writable(&path);
+        let _ = fs::remove_dir_all(&path);
+    }
+}
+
+/// Gives the owner full access to `dir` and every directory below it (symlinks are not followed).
+fn make_writable(dir: &Path) {
+    let _ = fs::set_permissions(dir, fs::Permissions::from_mode(0o700));
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            make_writable(&entry.path());
+        }
+    }
+}
