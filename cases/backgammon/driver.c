@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/driver-main.h"
+
 /* The course's constants (backgammon.h). */
 #define DRV_WHITE 1
 #define DRV_RED 2
@@ -93,22 +95,6 @@ static void drv_report_changes(const char *function, const struct drv_state *s) 
     drv_report(function, "num_red", s->num_red, num_red);
 }
 
-/* Parse a whole token as a (decimal) int; 1 on success. */
-static int drv_parse_int(const char *s, int *value) {
-    char *end;
-    long v;
-
-    if (s[0] == '\0') {
-        return 0;
-    }
-    v = strtol(s, &end, 10);
-    if (*end != '\0' || v < -1000000 || v > 1000000) {
-        return 0;
-    }
-    *value = (int)v;
-    return 1;
-}
-
 /* Parse "white" or "red" to WHITE or RED; 1 on success. */
 static int drv_parse_colour(const char *s, int *colour) {
     if (strcmp(s, "white") == 0) {
@@ -120,36 +106,6 @@ static int drv_parse_colour(const char *s, int *colour) {
         return 1;
     }
     return 0;
-}
-
-/* Read one line of any length; NULL at end of input. Caller frees. */
-static char *drv_read_line(void) {
-    size_t cap = 128, len = 0;
-    char *buf = malloc(cap);
-    int c;
-
-    if (buf == NULL) {
-        return NULL;
-    }
-    while ((c = getchar()) != EOF && c != '\n') {
-        if (len + 1 >= cap) {
-            char *bigger;
-            cap *= 2;
-            bigger = realloc(buf, cap);
-            if (bigger == NULL) {
-                free(buf);
-                return NULL;
-            }
-            buf = bigger;
-        }
-        buf[len++] = (char)c;
-    }
-    if (c == EOF && len == 0) {
-        free(buf);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
 }
 
 /* Empty board: every point 0, both bars 0, no checkers in the game. */
@@ -284,7 +240,7 @@ static int drv_bar(char **tok) {
 }
 
 /* Execute one already echoed command. */
-static void drv_command(char **tok, int ntok) {
+void drv_command(char **tok, int ntok) {
     static const struct {
         const char *name;
         int ntok;
@@ -335,47 +291,4 @@ static void drv_command(char **tok, int ntok) {
     if (!ok) {
         printf("bad arguments\n");
     }
-}
-
-int main(void) {
-    char *line;
-    char **tok;
-    char *p;
-    int ntok, i;
-
-    setvbuf(stdout, NULL, _IONBF, 0);
-
-    while ((line = drv_read_line()) != NULL) {
-        /* a line of n characters holds at most (n + 1) / 2 tokens */
-        tok = malloc((strlen(line) / 2 + 2) * sizeof *tok);
-        if (tok == NULL) {
-            free(line);
-            return 1;
-        }
-        ntok = 0;
-        p = line;
-        while (*p != '\0') {
-            while (*p == ' ' || *p == '\t' || *p == '\r') {
-                *p++ = '\0';
-            }
-            if (*p == '\0') {
-                break;
-            }
-            tok[ntok++] = p;
-            while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r') {
-                p++;
-            }
-        }
-        if (ntok > 0 && tok[0][0] != '#') {
-            printf(">");
-            for (i = 0; i < ntok; i++) {
-                printf(" %s", tok[i]);
-            }
-            printf("\n");
-            drv_command(tok, ntok);
-        }
-        free(tok);
-        free(line);
-    }
-    return 0;
 }

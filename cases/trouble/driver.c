@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../common/driver-main.h"
+
 extern int gPieces[16];
 extern int gHome[4];
 extern int gRing[28];
@@ -48,52 +50,6 @@ static int drv_parse_location(const char *s, int *loc) {
         return 1;
     }
     return 0;
-}
-
-/* Parse a whole token as a (decimal) int; 1 on success. */
-static int drv_parse_int(const char *s, int *value) {
-    char *end;
-    long v;
-
-    if (s[0] == '\0') {
-        return 0;
-    }
-    v = strtol(s, &end, 10);
-    if (*end != '\0' || v < -1000000 || v > 1000000) {
-        return 0;
-    }
-    *value = (int)v;
-    return 1;
-}
-
-/* Read one line of any length; NULL at end of input. Caller frees. */
-static char *drv_read_line(void) {
-    size_t cap = 128, len = 0;
-    char *buf = malloc(cap);
-    int c;
-
-    if (buf == NULL) {
-        return NULL;
-    }
-    while ((c = getchar()) != EOF && c != '\n') {
-        if (len + 1 >= cap) {
-            char *bigger;
-            cap *= 2;
-            bigger = realloc(buf, cap);
-            if (bigger == NULL) {
-                free(buf);
-                return NULL;
-            }
-            buf = bigger;
-        }
-        buf[len++] = (char)c;
-    }
-    if (c == EOF && len == 0) {
-        free(buf);
-        return NULL;
-    }
-    buf[len] = '\0';
-    return buf;
 }
 
 /* Set the start-of-game state without calling the student's code. */
@@ -214,7 +170,7 @@ static void drv_unsilence(void) {
 }
 
 /* Execute one already echoed command; `show` shows what movePiece or checkWin print. */
-static void drv_command(char **tok, int ntok) {
+void drv_command(char **tok, int ntok) {
     const char *cmd = tok[0];
     int a, b, c;
     int silence = 1;
@@ -277,47 +233,4 @@ static void drv_command(char **tok, int ntok) {
     } else {
         printf("unknown command\n");
     }
-}
-
-int main(void) {
-    char *line;
-    char **tok;
-    char *p;
-    int ntok, i;
-
-    setvbuf(stdout, NULL, _IONBF, 0);
-
-    while ((line = drv_read_line()) != NULL) {
-        /* a line of n characters holds at most (n + 1) / 2 tokens */
-        tok = malloc((strlen(line) / 2 + 2) * sizeof *tok);
-        if (tok == NULL) {
-            free(line);
-            return 1;
-        }
-        ntok = 0;
-        p = line;
-        while (*p != '\0') {
-            while (*p == ' ' || *p == '\t' || *p == '\r') {
-                *p++ = '\0';
-            }
-            if (*p == '\0') {
-                break;
-            }
-            tok[ntok++] = p;
-            while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r') {
-                p++;
-            }
-        }
-        if (ntok > 0 && tok[0][0] != '#') {
-            printf(">");
-            for (i = 0; i < ntok; i++) {
-                printf(" %s", tok[i]);
-            }
-            printf("\n");
-            drv_command(tok, ntok);
-        }
-        free(tok);
-        free(line);
-    }
-    return 0;
 }

@@ -11,7 +11,6 @@ use grader::build::BuildCache;
 use grader::compare::{compare, CompareSpec, Extent, LinePattern, Normalization, Partial};
 use grader::grade::{grade, GradeOptions};
 use grader::load::load_assignment;
-use reference::CaseKind;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -36,9 +35,9 @@ fn compare_large_outputs(c: &mut Criterion) {
 fn expand_long_game(c: &mut Criterion) {
     let table: toml::Table =
         "seed = 8080\nplayers = 4\npolicy = { seed = 8, illegal-every = 5 }\n".parse().unwrap();
-    let trouble = reference::assignment("trouble").unwrap();
+    let trouble = reference::solution("trouble").unwrap();
     c.bench_function("expand a four-player Trouble game to a win", |b| {
-        b.iter(|| trouble.expand(CaseKind::Transcript, &table).unwrap())
+        b.iter(|| trouble.expand_transcript(&table).unwrap())
     });
 }
 

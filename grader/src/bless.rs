@@ -21,7 +21,7 @@ pub fn bless(assignment: &Assignment, check_only: bool) -> Result<BlessOutcome, 
     if scenario_cases.is_empty() {
         return Ok(outcome);
     }
-    let Some(reference) = reference::assignment(&assignment.id) else {
+    let Some(solution) = reference::solution(&assignment.id) else {
         return Err(LoadError::Invalid {
             path: scenario_cases[0].path.clone(),
             line: scenario_cases[0].scenario_line,
@@ -30,7 +30,7 @@ pub fn bless(assignment: &Assignment, check_only: bool) -> Result<BlessOutcome, 
     };
     for case in scenario_cases {
         let scenario = case.scenario.as_ref().expect("filtered on scenario");
-        let expansion = reference.expand(case.kind, scenario).map_err(|e| LoadError::Invalid {
+        let expansion = case.kind.expand(solution, scenario).map_err(|e| LoadError::Invalid {
             path: case.path.clone(),
             line: case.scenario_line,
             message: format!("scenario: {e}"),

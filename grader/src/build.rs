@@ -154,8 +154,14 @@ struct Placeholders<'a> {
     files: &'a [SourceFile],
 }
 
+/// The folder of files every assignment's recipes may share (`{common}`): `cases/common` beside the
+/// assignment's own folder.
+fn common_dir(assignment: &Path) -> PathBuf {
+    assignment.parent().unwrap_or(assignment).join("common")
+}
+
 impl Placeholders<'_> {
-    /// Expands `{build}`, `{out}`, `{assignment}` inside arguments; `{glob:PAT}` becomes the matching
+    /// Expands `{build}`, `{out}`, `{assignment}`, `{common}` inside arguments; `{glob:PAT}` becomes the matching
     /// submission files (as paths in the build folder), as many arguments as there are matches.
     fn expand(&self, args: &[String]) -> Result<Vec<OsString>, String> {
         let mut out = Vec::new();
@@ -174,12 +180,13 @@ impl Placeholders<'_> {
         Ok(out)
     }
 
-    /// Expands `{build}`, `{out}` and `{assignment}` inside one string.
+    /// Expands `{build}`, `{out}`, `{assignment}` and `{common}` inside one string.
     fn expand_text(&self, text: &str) -> String {
         let build = self.build.to_string_lossy();
         text.replace("{out}", &format!("{build}/prog"))
             .replace("{build}", &build)
             .replace("{assignment}", &self.assignment.to_string_lossy())
+            .replace("{common}", &common_dir(self.assignment).to_string_lossy())
     }
 }
 
@@ -195,9 +202,23 @@ fn cache_key(assignment: &Assignment, recipe: &BuildRecipe, submission: &Submiss
     field(recipe.name.as_bytes());
     for arg in recipe.commands.iter().flatten().chain(&recipe.run).chain(recipe.env.values()) {
         field(arg.as_bytes());
-        // Files of the assignment folder that the recipe uses (a driver, a preload library) are inputs too.
+        // Files of the assignment folder that the recipe uses (a driver, a preload library) are inputs
+        // too, and every shared file once the recipe uses one (a header may be included, not named).
         if let Some(rest) = arg.strip_prefix("{assignment}/") {
             field(&std::fs::read(assignment.dir.join(rest)).unwrap_or_default());
+        }
+    }
+    if recipe.commands.iter().flatten().any(|arg| arg.contains("{common}")) {
+        let mut shared: Vec<PathBuf> = std::fs::read_dir(common_dir(&assignment.dir))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .collect();
+        shared.sort();
+        for path in shared {
+            field(path.file_name().unwrap_or_default().as_encoded_bytes());
+            field(&std::fs::read(&path).unwrap_or_default());
         }
     }
     for file in &submission.files {
@@ -314,6 +335,11 @@ fn compile(
                 .filter(|arg| arg.starts_with(placeholders.assignment) && arg.exists())
                 .map(Mount::read_only),
         );
+        // The shared folder whole, so that its headers can be included: it holds no answers.
+        let common = common_dir(placeholders.assignment);
+        if command.iter().any(|arg| arg.contains("{common}")) && common.is_dir() {
+            mounts.push(Mount::read_only(&common));
+        }
         let request = RunRequest {
             argv: &argv,
             env: &env,

@@ -109,6 +109,12 @@ pub struct CompareSpec {
     /// Consecutive lines matching this pattern form a run compared as a multiset: lists whose order
     /// the handout leaves open.
     pub unordered: Option<LinePattern>,
+    /// Lines matching this pattern (in either output) are left out of the comparison: a category that
+    /// grades what happens, not a drawing another category grades.
+    pub ignore_lines: Option<LinePattern>,
+    /// Rewrites applied to every line of both outputs, in order, at no cost (`regex` replacement
+    /// syntax): a category that grades that a message comes, not its wording another case grades.
+    pub rewrite: Vec<(LinePattern, String)>,
     /// Credit for a mismatch.
     pub partial: Partial,
     /// Share of the case one separate difference costs under [`Partial::Hunks`].
@@ -124,6 +130,8 @@ impl Default for CompareSpec {
             normalize: Vec::new(),
             loose_lines: None,
             unordered: None,
+            ignore_lines: None,
+            rewrite: Vec::new(),
             partial: Partial::None,
             hunk_cost: DEFAULT_HUNK_COST,
             lenient: Vec::new(),
@@ -231,8 +239,17 @@ impl<'a> Lines<'a> {
         let mut loose_norms = norms.to_vec();
         loose_norms.push(Normalization::WhitespaceRuns);
         for (i, line) in raw.iter().enumerate() {
-            let is_loose = spec.loose_lines.as_ref().is_some_and(|p| p.matches(line));
-            let line = normalize_line(line, if is_loose { &loose_norms } else { norms });
+            if spec.ignore_lines.as_ref().is_some_and(|p| p.matches(line)) {
+                continue;
+            }
+            let mut line = std::borrow::Cow::Borrowed(*line);
+            for (pattern, replacement) in &spec.rewrite {
+                if let std::borrow::Cow::Owned(changed) = pattern.0.replace_all(&line, replacement.as_str()) {
+                    line = std::borrow::Cow::Owned(changed);
+                }
+            }
+            let is_loose = spec.loose_lines.as_ref().is_some_and(|p| p.matches(&line));
+            let line = normalize_line(&line, if is_loose { &loose_norms } else { norms });
             if norms.contains(&Normalization::BlankLines) && line.trim().is_empty() {
                 continue;
             }
@@ -876,6 +893,34 @@ mod tests {
         let c = compare(b"a\n", flood.as_bytes(), &spec(&[]), Extent::Whole);
         assert!(c.diff.unwrap().len() < 4 * MAX_LINE_CHARS);
         assert!(c.divergence.unwrap().actual.unwrap().len() < 2 * MAX_LINE_CHARS);
+    }
+
+    #[test]
+    fn ignored_lines_are_left_out_of_both_sides_and_of_the_line_numbers_only() {
+        let mut s = spec(&[Normalization::BlankLines]);
+        s.ignore_lines = pattern(r"^\s*\d\|");
+        let expected = b"board\n0| r |\n1|   |\nRED's move:  \n0| r |\nWHITE's move:  ";
+        // Another drawing, or none at all: the same flow.
+        assert!(compare(expected, b"board\n0|r|\nRED's move:  \nWHITE's move:  ", &s, Extent::Whole).matched);
+        let c = compare(expected, b"board\n0| r |\nRED's move:  \n0| r |\nRED's move:  ", &s, Extent::Whole);
+        assert!(!c.matched);
+        let divergence = c.divergence.unwrap();
+        assert_eq!((divergence.line, divergence.expected_line), (5, 6), "numbered as printed");
+        assert_eq!(divergence.actual.as_deref(), Some("RED's move:  "));
+    }
+
+    #[test]
+    fn rewrites_make_messages_equal_whatever_their_wording() {
+        let mut s = spec(&[]);
+        s.rewrite = vec![(pattern(r"(?i)^(.*'s move:\s*)\S.*$").unwrap(), "${1}(a message)".to_owned())];
+        let expected = b"RED's move:  INVALID MOVE.  TRY AGAIN!!\nRED's move:  \n";
+        assert!(compare(expected, b"RED's move:  Invalid move!\nRED's move:  \n", &s, Extent::Whole).matched);
+        let c = compare(expected, b"RED's move:  \nWHITE's move:  \n", &s, Extent::Whole);
+        assert!(!c.matched, "a refusal is still a refusal");
+        assert_eq!(
+            c.divergence.unwrap().expected.as_deref(),
+            Some("RED's move:  INVALID MOVE.  TRY AGAIN!!")
+        );
     }
 
     #[test]

@@ -11,10 +11,32 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-pub use reference::CaseKind;
-
 use crate::compare::{CompareSpec, LinePattern, Normalization, Partial};
 use crate::run::Limits;
+
+/// How a case exercises a submission; decides which expansion of the reference its scenario gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaseKind {
+    /// The whole program, fed a stdin, compared with the console's transcript.
+    Transcript,
+    /// One function at a time through the assignment's C driver, compared with the Rust driver.
+    Unit,
+}
+
+impl CaseKind {
+    /// Expands a case's `[scenario]` table with the reference solution.
+    pub fn expand(
+        self,
+        solution: &dyn reference::Solution,
+        scenario: &toml::Table,
+    ) -> Result<reference::Expansion, reference::ScenarioError> {
+        match self {
+            CaseKind::Transcript => solution.expand_transcript(scenario),
+            CaseKind::Unit => solution.expand_unit(scenario),
+        }
+    }
+}
 
 /// The file every assignment folder has.
 pub const ASSIGNMENT_FILE: &str = "assignment.toml";
@@ -67,7 +89,7 @@ pub enum Visibility {
 pub struct BuildRecipe {
     /// The recipe's name (`program`, `driver`, ...).
     pub name: String,
-    /// Commands run in order; placeholders `{build}`, `{out}`, `{assignment}`, `{glob:PATTERN}`.
+    /// Commands run in order; placeholders `{build}`, `{out}`, `{assignment}`, `{common}`, `{glob:PATTERN}`.
     pub commands: Vec<Vec<String>>,
     /// The command line that runs what was built; same placeholders.
     pub run: Vec<String>,
@@ -238,6 +260,8 @@ struct CompareFile {
     normalize: Option<Vec<Normalization>>,
     loose_lines: Option<Spanned<String>>,
     unordered: Option<Spanned<String>>,
+    ignore_lines: Option<Spanned<String>>,
+    rewrite: Option<Vec<(Spanned<String>, String)>>,
     partial: Option<Partial>,
     hunk_cost: Option<Spanned<f64>>,
     lenient: Option<BTreeMap<Normalization, Spanned<f64>>>,
@@ -650,6 +674,15 @@ fn compare_from(
     }
     if let Some(pattern) = &file.unordered {
         spec.unordered = Some(line_pattern(pattern, "unordered")?);
+    }
+    if let Some(pattern) = &file.ignore_lines {
+        spec.ignore_lines = Some(line_pattern(pattern, "ignore-lines")?);
+    }
+    if let Some(rewrites) = &file.rewrite {
+        spec.rewrite = rewrites
+            .iter()
+            .map(|(pattern, replacement)| Ok((line_pattern(pattern, "rewrite")?, replacement.clone())))
+            .collect::<Result<_, LoadError>>()?;
     }
     if let Some(cost) = &file.hunk_cost {
         if !(cost.get_ref().is_finite() && *cost.get_ref() > 0.0 && *cost.get_ref() <= 1.0) {

@@ -22,18 +22,15 @@ pub struct Verdict {
 
 /// Judges one run of a case against its expected transcript.
 ///
-/// A case passes when its output matches and the program ended by itself with status 0; for programs
-/// that never stop at end of input (`stops_at_end_of_input = false`), a kill after the complete
-/// transcript is not held against them. Any other ending earns only partial credit, and a right output
-/// with a wrong ending counts as all but its last line.
+/// A case passes when its output matches and the program ended by itself with status 0. Programs of
+/// assignments that never stop at end of input (`stops_at_end_of_input = false`: the handout says play
+/// "continues forever") are compared up to the end of the transcript, which ends where their input
+/// does: what they do after it (print on, loop until stopped, exit with a status, crash) is not held
+/// against them; only a kill for memory, processes or file size stays the program's failure. Any other
+/// ending earns only partial credit, and a right output with a wrong ending counts as all but its last
+/// line.
 pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of_input: bool) -> Verdict {
-    // Only the grader's own stops (time, output) can come after a complete transcript of a program
-    // that never ends; a kill for memory, processes or file size is the program's failure.
-    let killed = matches!(
-        outcome.termination,
-        Termination::Killed { limit: Limit::Wall | Limit::Cpu | Limit::Output }
-    );
-    let extent = if killed && !stops_at_end_of_input { Extent::MayContinue } else { Extent::Whole };
+    let extent = if stops_at_end_of_input { Extent::Whole } else { Extent::MayContinue };
     let comparison = compare::compare(expected, &outcome.stdout, &case.compare, extent);
 
     let (status, problem) = match &outcome.termination {
@@ -43,7 +40,12 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
         Termination::Killed { limit } => (CaseStatus::of_limit(*limit), Some(limit_problem(case, *limit))),
     };
 
-    let forgiven = killed && !stops_at_end_of_input && comparison.matched;
+    // Exhausting the machine is a failure wherever it happens.
+    let abusive = matches!(
+        outcome.termination,
+        Termination::Killed { limit: Limit::Memory | Limit::Processes | Limit::Disk }
+    );
+    let forgiven = !stops_at_end_of_input && comparison.matched && !abusive;
     if comparison.matched && (problem.is_none() || forgiven) {
         let mut notes = Vec::new();
         if !comparison.leniency.is_empty() {
@@ -51,7 +53,7 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
         }
         if let (true, Some(p)) = (forgiven, &problem) {
             notes.push(format!(
-                "stopped after the complete transcript ({p}; the program does not end at end of input)"
+                "ended after the complete transcript ({p}), at end of input, which the handout says never comes"
             ));
         }
         let note = (!notes.is_empty()).then(|| notes.join("; "));
@@ -262,10 +264,29 @@ mod tests {
         let looping = outcome(Termination::Killed { limit: Limit::Wall }, "board\nEnter move: Enter move: ");
         let v = judge(&case(Partial::None), BOARD.as_bytes(), &looping, false);
         assert_eq!((v.status, v.credit), (CaseStatus::Passed, 1.0));
-        assert!(v.note.unwrap().contains("does not end at end of input"));
+        assert!(v.note.unwrap().contains("ended after the complete transcript (still running after"));
 
         let v = judge(&case(Partial::None), BOARD.as_bytes(), &looping, true);
         assert_eq!((v.status, v.credit), (CaseStatus::Timeout, 0.0));
+    }
+
+    #[test]
+    fn any_ending_at_end_of_input_is_forgiven_for_programs_that_never_stop() {
+        for termination in [
+            Termination::Exited(1),
+            Termination::Signaled { signal: 11, name: "SIGSEGV".into() },
+            Termination::Killed { limit: Limit::Output },
+        ] {
+            // The rest of the last prompt's line is past the transcript too.
+            let run = outcome(termination.clone(), "board\nEnter move: INVALID\nEnter move: ");
+            let v = judge(&case(Partial::None), BOARD.as_bytes(), &run, false);
+            assert_eq!((v.status, v.credit), (CaseStatus::Passed, 1.0), "{termination:?}");
+            let v = judge(&case(Partial::None), BOARD.as_bytes(), &run, true);
+            assert_eq!(v.credit, 0.0, "{termination:?} is a failure where the program must stop");
+        }
+        // A program that stops too early is not forgiven anything.
+        let early = outcome(Termination::Exited(1), "board\n");
+        assert_eq!(judge(&case(Partial::None), BOARD.as_bytes(), &early, false).credit, 0.0);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::repo;
-use reference::CaseKind;
+use grader::load::CaseKind;
 
 /// Compiles C files of the repository (and extra arguments) into `out`.
 fn gcc(out: &Path, files: &[PathBuf], extra: &[&str]) {
@@ -45,7 +45,7 @@ fn run(exe: &Path, stdin: &[u8], env: &BTreeMap<String, String>) -> Vec<u8> {
 
 fn expand(assignment: &str, kind: CaseKind, scenario: &str) -> Option<reference::Expansion> {
     let table: toml::Table = scenario.parse().unwrap();
-    reference::assignment(assignment).unwrap().expand(kind, &table).ok()
+    kind.expand(reference::solution(assignment).unwrap(), &table).ok()
 }
 
 #[test]
@@ -80,6 +80,7 @@ fn two_hundred_random_trouble_driver_scripts_agree() {
     let exe = dir.path().join("driver");
     let mut files = sources("fixtures/trouble/correct");
     files.push(repo().join("cases/trouble/driver.c"));
+    files.push(repo().join("cases/common/driver-main.c"));
     gcc(&exe, &files, &["-DTEST_MAIN"]);
     let colours = ['R', 'G', 'Y', 'B'];
     let mut rng = fastrand::Rng::with_seed(7);
@@ -174,6 +175,7 @@ fn two_hundred_random_backgammon_driver_scripts_agree() {
     let exe = dir.path().join("driver");
     let mut files = sources("fixtures/backgammon/correct");
     files.push(repo().join("cases/backgammon/driver.c"));
+    files.push(repo().join("cases/common/driver-main.c"));
     gcc(&exe, &files, &["-Dmain=student_main"]);
     let functions =
         ["check_move", "check_basic_move", "check_entry_move", "check_bear_off_move", "check_die"];
@@ -240,6 +242,7 @@ fn the_backgammon_driver_reports_side_effects_only_under_effects() {
     let exe = dir.path().join("moving");
     let mut files = sources("fixtures/backgammon/bug-check-moves-checkers");
     files.push(driver.clone());
+    files.push(repo().join("cases/common/driver-main.c"));
     gcc(&exe, &files, &["-Dmain=student_main"]);
     let script = "start\nset red 19 4\nset red 20 1\ncheck check_basic_move white 24 20 4\n\
                   effects check_basic_move white 24 20 4\neffects check_basic_move white 24 22 1\n";
@@ -275,7 +278,7 @@ fn the_backgammon_driver_reports_side_effects_only_under_effects() {
     )
     .unwrap();
     let exe = dir.path().join("stub");
-    gcc(&exe, &[stub, driver], &["-Dmain=student_main"]);
+    gcc(&exe, &[stub, driver, repo().join("cases/common/driver-main.c")], &["-Dmain=student_main"]);
     let out = run(
         &exe,
         b"start\ncheck check_move white 24 23 1\neffects check_move white 24 23 1\n",
@@ -296,4 +299,33 @@ fn first_difference(expected: &[u8], actual: &[u8]) -> String {
     let (e, a) = (String::from_utf8_lossy(expected), String::from_utf8_lossy(actual));
     let i = e.lines().zip(a.lines()).take_while(|(x, y)| x == y).count();
     format!("line {}: expected {:?}, actual {:?}", i + 1, e.lines().nth(i), a.lines().nth(i))
+}
+
+#[test]
+fn two_hundred_seeded_checkers_games_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("checkers");
+    gcc(&exe, &sources("fixtures/checkers/correct"), &[]);
+    let styles = ["quiet", "captures"];
+    for n in 0..200 {
+        let style = styles[n % 2];
+        let moves = 5 + n % 60;
+        let crown = if n % 3 == 0 { "false" } else { "true" };
+        let invalid = if n % 4 == 1 { format!(", invalid-every = {}", 1 + n % 3) } else { String::new() };
+        let extra = match n % 5 {
+            0 => ", revisit = true",
+            1 => ", kings-first = true",
+            _ => "",
+        };
+        let scenario = format!(
+            "policy = {{ seed = {n}, moves = {moves}, style = \"{style}\", crown = {crown}{invalid}{extra} }}\n"
+        );
+        let expansion = expand("checkers", CaseKind::Transcript, &scenario).expect("a valid scenario");
+        let actual = run(&exe, &expansion.stdin, &BTreeMap::new());
+        assert!(
+            actual == expansion.stdout,
+            "scenario differs:\n{scenario}\n{}",
+            first_difference(&expansion.stdout, &actual)
+        );
+    }
 }

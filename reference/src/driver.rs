@@ -3,6 +3,8 @@
 
 use std::fmt::Display;
 use std::io::{self, BufRead, Write};
+use std::ops::RangeInclusive;
+use std::str::FromStr;
 
 use crate::ScenarioError;
 
@@ -33,6 +35,25 @@ pub trait LineDriver: Default {
         self.command(name, args, &mut out).map_err(|e| Rejection(e.to_string()))?;
         Ok(String::from_utf8(out).expect("the drivers print ASCII"))
     }
+}
+
+/// Checks that a command got `n` arguments; the error is its usage line.
+pub fn arity(args: &[&str], n: usize, usage: &str) -> anyhow::Result<()> {
+    anyhow::ensure!(args.len() == n, "usage: {usage}");
+    Ok(())
+}
+
+/// A whole decimal number within `range`; the error names `what` and the range.
+pub fn number<T: FromStr + PartialOrd + Display>(
+    token: &str,
+    range: RangeInclusive<T>,
+    what: &str,
+) -> anyhow::Result<T> {
+    token
+        .parse::<T>()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| anyhow::anyhow!("{what} `{token}` is not a number {}..{}", range.start(), range.end()))
 }
 
 /// Why [`run`] stopped before the end of its input.

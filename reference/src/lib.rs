@@ -1,26 +1,21 @@
 //! Reference implementations of the assignments: what a correct submission prints, for any scenario.
 //!
-//! Each assignment is a module of the same shape (`rules`, `console`, `driver`, `scenario`), reached
-//! by the grader through the [`Assignment`] trait without knowing any game.
+//! Each assignment is a module of the same shape (`rules`, `console`, `scenario`, and `driver` where
+//! functions are graded one at a time), reached by the grader through the [`Solution`] trait without
+//! knowing any game. What the games share lives beside them: [`console`] (input sources, sessions),
+//! [`scenario`] (parsing `[scenario]` tables, unit cases), [`driver`] (the drivers' command loop).
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 
 pub mod backgammon;
+pub mod checkers;
+pub mod console;
 pub mod driver;
 pub mod rng;
+pub mod scenario;
 pub mod tokens;
 pub mod trouble;
-
-/// How a case exercises a submission; decides which part of the reference expands its scenario.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CaseKind {
-    /// The whole program, fed a stdin, compared with the console's transcript.
-    Transcript,
-    /// One function at a time through the assignment's C driver, compared with the Rust driver.
-    Unit,
-}
 
 /// A scenario expanded into what the grader feeds a program and what it expects back.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -66,24 +61,31 @@ impl ScenarioError {
     }
 }
 
-/// One assignment as the grader sees it.
-pub trait Assignment: Sync {
+/// The reference solution of one assignment, as the grader sees it.
+pub trait Solution: Sync {
     /// The id used everywhere: folder names under `cases/` and `fixtures/`, `--assignment`.
     fn id(&self) -> &'static str;
 
-    /// Expands the `[scenario]` table of a case of the given kind.
-    fn expand(&self, kind: CaseKind, scenario: &toml::Table) -> Result<Expansion, ScenarioError>;
+    /// Expands the `[scenario]` table of a whole-program case: what is typed and what is printed.
+    fn expand_transcript(&self, scenario: &toml::Table) -> Result<Expansion, ScenarioError>;
+
+    /// Expands the `[scenario]` table of a function-level case: driver commands and their answers.
+    /// Assignments without a driver have none.
+    fn expand_unit(&self, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
+        let _ = scenario;
+        Err(ScenarioError::new(format!("{} has no function-level driver, so no unit cases", self.id())))
+    }
 
     /// Runs the console program, as a correct submission would, until it ends or input runs out.
     fn run_console(&self, input: &mut dyn BufRead, output: &mut dyn Write) -> io::Result<()>;
 }
 
-/// Every assignment the reference knows.
-pub fn assignments() -> &'static [&'static dyn Assignment] {
-    &[&trouble::Trouble, &backgammon::Backgammon]
+/// Every assignment the reference solves.
+pub fn solutions() -> &'static [&'static dyn Solution] {
+    &[&trouble::Trouble, &backgammon::Backgammon, &checkers::Checkers]
 }
 
-/// The assignment with this id, if the reference knows it.
-pub fn assignment(id: &str) -> Option<&'static dyn Assignment> {
-    assignments().iter().copied().find(|a| a.id() == id)
+/// The solution of the assignment with this id, if the reference has one.
+pub fn solution(id: &str) -> Option<&'static dyn Solution> {
+    solutions().iter().copied().find(|a| a.id() == id)
 }

@@ -31,6 +31,8 @@ enum Command {
         #[arg(long)]
         driver: bool,
     },
+    /// Runs the checkers program (a correct submission) on stdin/stdout; it stops at end of input.
+    Checkers,
     /// Runs the backgammon program (a correct submission) on stdin/stdout.
     ///
     /// The dice are glibc's `random()` after `srandom(N)` with `--seed N`, else with the seed in
@@ -54,12 +56,16 @@ fn main_impl(cli: Cli) -> ExitCode {
     let stdout = io::stdout();
     let (mut input, mut output) = (stdin.lock(), stdout.lock());
     let result: Result<(), (u8, String)> = match cli.command {
-        Command::List => reference::assignments()
+        Command::List => reference::solutions()
             .iter()
             .try_for_each(|a| writeln!(output, "{}", a.id()))
             .map_err(|e| (EXIT_INTERNAL, e.to_string())),
-        Command::Trouble { driver: false } => reference::assignment("trouble")
+        Command::Trouble { driver: false } => reference::solution("trouble")
             .expect("trouble is registered")
+            .run_console(&mut input, &mut output)
+            .map_err(|e| (EXIT_INTERNAL, e.to_string())),
+        Command::Checkers => reference::solution("checkers")
+            .expect("checkers is registered")
             .run_console(&mut input, &mut output)
             .map_err(|e| (EXIT_INTERNAL, e.to_string())),
         Command::Trouble { driver: true } => {

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 use reference::backgammon::console::{
-    run, run_stdin, write_board, Ending, FixedDice, InputSource, Options, Prompt, Script, INVALID_MOVE,
+    run, run_stdin, write_board, Ending, FixedDice, Options, Prompt, Script, INVALID_MOVE,
 };
 use reference::backgammon::rules::{Board, Colour};
 use reference::rng::GlibcRandom;
@@ -172,10 +172,10 @@ fn zero_zero_at_the_second_prompt_also_ends_the_program() {
 /// Records what each prompt showed.
 struct Recorder(Vec<(u64, Colour, Vec<u8>, bool)>, Script);
 
-impl InputSource for Recorder {
-    fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+impl reference::console::InputSource<Prompt<'_>> for Recorder {
+    fn next_input(&mut self, prompt: &Prompt<'_>) -> Option<String> {
         self.0.push((prompt.turn, prompt.mover, prompt.remaining.to_vec(), prompt.retry));
-        self.1.next_move(prompt)
+        self.1.next_input(prompt)
     }
 }
 

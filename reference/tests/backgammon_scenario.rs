@@ -5,16 +5,26 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use reference::backgammon::console::{
-    self, parse_move, prompt_text, write_board, Dice, FixedDice, InputSource, Options, Prompt, Script,
-    INVALID_MOVE,
+    self, parse_move, prompt_text, write_board, Dice, FixedDice, Options, Prompt, Script, INVALID_MOVE,
 };
 use reference::backgammon::rules::{Board, Colour, IllegalMove, Move};
 use reference::rng::GlibcRandom;
-use reference::{assignment, CaseKind, Expansion, ScenarioError};
+use reference::{solution, Expansion, ScenarioError};
+
+/// Which of the solution's expansions a test calls.
+#[derive(Clone, Copy)]
+enum CaseKind {
+    Transcript,
+    Unit,
+}
 
 fn expand(kind: CaseKind, scenario: &str) -> Result<Expansion, ScenarioError> {
     let table: toml::Table = toml::from_str(scenario).unwrap();
-    assignment("backgammon").unwrap().expand(kind, &table)
+    let solution = solution("backgammon").unwrap();
+    match kind {
+        CaseKind::Transcript => solution.expand_transcript(&table),
+        CaseKind::Unit => solution.expand_unit(&table),
+    }
 }
 
 fn transcript(scenario: &str) -> Expansion {
@@ -228,8 +238,8 @@ struct Shown {
 /// Types a script and keeps what every prompt showed.
 struct Prompts(Script, Vec<Shown>);
 
-impl InputSource for Prompts {
-    fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+impl reference::console::InputSource<Prompt<'_>> for Prompts {
+    fn next_input(&mut self, prompt: &Prompt<'_>) -> Option<String> {
         let shown = Shown {
             board: *prompt.board,
             mover: prompt.mover,
@@ -237,7 +247,7 @@ impl InputSource for Prompts {
             turn: prompt.turn,
         };
         self.1.push(shown);
-        self.0.next_move(prompt)
+        self.0.next_input(prompt)
     }
 }
 
@@ -371,9 +381,9 @@ struct Classifier {
     moves: Vec<Move>,
 }
 
-impl InputSource for Classifier {
-    fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String> {
-        let line = self.lines.next_move(prompt)?;
+impl reference::console::InputSource<Prompt<'_>> for Classifier {
+    fn next_input(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+        let line = self.lines.next_input(prompt)?;
         let mv = parse_move(&line).unwrap();
         let results: Vec<Result<_, IllegalMove>> =
             prompt.remaining.iter().map(|&d| prompt.board.check(prompt.mover, mv, d)).collect();
@@ -593,9 +603,9 @@ fn assert_same_transcript(got: &str, expected: &str, context: &str) {
 /// How many first moves of a turn in the replay were valid with both (different) dice.
 fn count_ambiguous_first_moves(e: &Expansion, seed: u32) -> usize {
     struct Counter(Script, usize);
-    impl InputSource for Counter {
-        fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String> {
-            let line = self.0.next_move(prompt)?;
+    impl reference::console::InputSource<Prompt<'_>> for Counter {
+        fn next_input(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+            let line = self.0.next_input(prompt)?;
             let mv = parse_move(&line).unwrap();
             let (a, b) = prompt.dice;
             if prompt.remaining.len() == 2

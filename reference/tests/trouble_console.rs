@@ -12,8 +12,8 @@ struct FirstMove {
     quit_after: Option<u64>,
 }
 
-impl InputSource for FirstMove {
-    fn next_line(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+impl reference::console::InputSource<Prompt<'_>> for FirstMove {
+    fn next_input(&mut self, prompt: &Prompt<'_>) -> Option<String> {
         Some(match prompt {
             Prompt::Seed => self.seed.to_string(),
             Prompt::Players => self.players.to_string(),

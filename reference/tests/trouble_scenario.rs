@@ -1,11 +1,22 @@
 //! Expansion of Trouble cases' `[scenario]` tables: explicit inputs, the policy form, unit commands.
 
 use reference::trouble::console::{self, Ending, ILLEGAL_MOVE, MOVE_PROMPT};
-use reference::{assignment, CaseKind, Expansion, ScenarioError};
+use reference::{solution, Expansion, ScenarioError};
+
+/// Which of the solution's expansions a test calls.
+#[derive(Clone, Copy)]
+enum CaseKind {
+    Transcript,
+    Unit,
+}
 
 fn expand(kind: CaseKind, scenario: &str) -> Result<Expansion, ScenarioError> {
     let table: toml::Table = toml::from_str(scenario).unwrap();
-    assignment("trouble").unwrap().expand(kind, &table)
+    let solution = solution("trouble").unwrap();
+    match kind {
+        CaseKind::Transcript => solution.expand_transcript(&table),
+        CaseKind::Unit => solution.expand_unit(&table),
+    }
 }
 
 fn transcript(scenario: &str) -> Expansion {

@@ -10,6 +10,8 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 
+pub use crate::console::{Script, Tokens};
+
 use super::rules::{Board, Colour, Move, Turn, BOARD_SIZE};
 use crate::rng::GlibcRandom;
 
@@ -83,43 +85,17 @@ impl Prompt<'_> {
     }
 }
 
-/// Where the program's input comes from.
-pub trait InputSource {
-    /// What the user types at `prompt`: the two numbers of a move separated by whitespace (the
-    /// program reads with `scanf("%d %d")`), or `None` when input has ended.
-    fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String>;
-}
-
-/// An input source that types a fixed list of moves, in order, whatever the prompt.
-#[derive(Debug, Clone, Default)]
-pub struct Script {
-    lines: VecDeque<String>,
-}
-
-impl Script {
-    /// A source typing these lines.
-    pub fn new<S: Into<String>>(lines: impl IntoIterator<Item = S>) -> Self {
-        Self { lines: lines.into_iter().map(Into::into).collect() }
+impl crate::console::Prompt for Prompt<'_> {
+    /// A move is read with `scanf("%d %d")`: it may span lines and a line may hold several moves.
+    fn tokens(&self) -> usize {
+        2
     }
 }
 
-impl InputSource for Script {
-    fn next_move(&mut self, _prompt: &Prompt<'_>) -> Option<String> {
-        self.lines.pop_front()
-    }
-}
+/// Where the program's input comes from: shown the game at every read.
+pub trait InputSource: for<'p> crate::console::InputSource<Prompt<'p>> {}
 
-pub use crate::tokens::Tokens;
-
-/// Reads two tokens per move, as `scanf("%d %d")` does: a move may span lines and a line may hold
-/// several moves.
-impl<R: BufRead> InputSource for Tokens<R> {
-    fn next_move(&mut self, _prompt: &Prompt<'_>) -> Option<String> {
-        let from = self.next_token()?;
-        let to = self.next_token()?;
-        Some(format!("{from} {to}"))
-    }
-}
+impl<T: for<'p> crate::console::InputSource<Prompt<'p>> + ?Sized> InputSource for T {}
 
 /// The move in a line typed at a prompt: exactly two C `int`s separated by whitespace.
 pub fn parse_move(text: &str) -> Option<Move> {
@@ -189,17 +165,7 @@ pub enum Ending {
 }
 
 /// What a run of the console did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Session {
-    /// Why it stopped.
-    pub ending: Ending,
-    /// Every line read, in order (the standard input that reproduces the run).
-    pub consumed: Vec<String>,
-    /// Number of turns started.
-    pub turns: u64,
-    /// The board when the program stopped.
-    pub board: Board,
-}
+pub type Session = crate::console::Session<Ending, Board>;
 
 /// Runs the program on tokens read from `input` with these dice, until it ends or input runs out
 /// (the `reference backgammon` console; [`crate::Assignment::run_console`] passes glibc's default
@@ -209,12 +175,7 @@ pub fn run_stdin(
     output: &mut dyn Write,
     dice: &mut dyn Dice,
 ) -> io::Result<Session> {
-    let mut tokens = Tokens::new(input);
-    let session = run(&mut tokens, dice, output, Options::default())?;
-    match tokens.take_error() {
-        Some(e) => Err(e),
-        None => Ok(session),
-    }
+    crate::console::run_stdin(input, |tokens| run(tokens, dice, output, Options::default()))
 }
 
 /// Runs the program: a correct `main` with the handout's required functions.
@@ -225,27 +186,28 @@ pub fn run(
     options: Options,
 ) -> io::Result<Session> {
     let mut board = options.start;
-    let mut consumed = Vec::new();
     let mut turns = 0;
-    let ending = play(source, dice, out, options, &mut board, &mut consumed, &mut turns)?;
-    out.flush()?;
-    Ok(Session { ending, consumed, turns, board })
+    let mut io = Terminal::new(source, out, options.echo_input);
+    let ending = play(&mut io, dice, options.turn_limit, &mut board, &mut turns)?;
+    io.out.flush()?;
+    Ok(Session { ending, consumed: io.consumed, turns, board })
 }
+
+/// The program's reads and writes.
+type Terminal<'a> = crate::console::Terminal<'a, dyn InputSource + 'a>;
 
 /// The program's main loop; returns why it stopped.
 fn play(
-    source: &mut dyn InputSource,
+    io: &mut Terminal<'_>,
     dice: &mut dyn Dice,
-    out: &mut dyn Write,
-    options: Options,
+    turn_limit: Option<u64>,
     board: &mut Board,
-    consumed: &mut Vec<String>,
     turns: &mut u64,
 ) -> io::Result<Ending> {
-    write_board(out, board)?;
+    write_board(io.out, board)?;
     let mut mover = Colour::White;
     loop {
-        if options.turn_limit.is_some_and(|limit| *turns >= limit) {
+        if turn_limit.is_some_and(|limit| *turns >= limit) {
             return Ok(Ending::TurnLimit { turns: *turns });
         }
         *turns += 1;
@@ -253,21 +215,14 @@ fn play(
         let (Some(a), Some(b)) = (dice.roll_die(), dice.roll_die()) else {
             return Ok(Ending::DiceRanOut { turn });
         };
-        writeln!(out, "Rolling dice:  {a} {b}")?;
+        writeln!(io.out, "Rolling dice:  {a} {b}")?;
         let mut state = Turn::new(mover, (a, b));
         let mut retry = false;
         while !state.is_over() {
-            out.write_all(prompt_text(mover).as_bytes())?;
-            // The user must see the prompt before typing.
-            out.flush()?;
             let prompt = Prompt { turn, mover, dice: (a, b), remaining: state.remaining(), board, retry };
-            let Some(text) = source.next_move(&prompt) else {
+            let Some(text) = io.ask(prompt_text(mover), &prompt)? else {
                 return Ok(Ending::InputEnded { mover, turn });
             };
-            if options.echo_input {
-                writeln!(out, "{text}")?;
-            }
-            consumed.push(text.clone());
             let Some(mv) = parse_move(&text) else {
                 return Ok(Ending::NotAMove { mover, turn, text });
             };
@@ -276,11 +231,11 @@ fn play(
             }
             match state.play(board, mv) {
                 Ok(_) => {
-                    write_board(out, board)?;
+                    write_board(io.out, board)?;
                     retry = false;
                 }
                 Err(_) => {
-                    writeln!(out, "{INVALID_MOVE}")?;
+                    writeln!(io.out, "{INVALID_MOVE}")?;
                     retry = true;
                 }
             }
@@ -349,6 +304,7 @@ pub fn write_board(out: &mut dyn Write, board: &Board) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::console::InputSource as _;
 
     fn run_script(dice: &[(u8, u8)], lines: &[&str]) -> (String, Session) {
         let mut out = Vec::new();
@@ -384,7 +340,7 @@ mod tests {
             board: &board,
             retry: false,
         };
-        let got: Vec<String> = std::iter::from_fn(|| tokens.next_move(&prompt)).collect();
+        let got: Vec<String> = std::iter::from_fn(|| tokens.next_input(&prompt)).collect();
         assert_eq!(got, ["24 23", "13 9", "0 0"]);
     }
 

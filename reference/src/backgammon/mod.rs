@@ -17,7 +17,7 @@
 use std::io::{self, BufRead, Write};
 
 use crate::rng::GlibcRandom;
-use crate::{Assignment, CaseKind, Expansion, ScenarioError};
+use crate::{Expansion, ScenarioError, Solution};
 
 pub mod console;
 pub mod driver;
@@ -28,13 +28,17 @@ pub mod scenario;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Backgammon;
 
-impl Assignment for Backgammon {
+impl Solution for Backgammon {
     fn id(&self) -> &'static str {
         "backgammon"
     }
 
-    fn expand(&self, kind: CaseKind, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
-        scenario::expand(kind, scenario)
+    fn expand_transcript(&self, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
+        scenario::expand_transcript(scenario)
+    }
+
+    fn expand_unit(&self, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
+        crate::scenario::expand_unit::<driver::Driver>(scenario)
     }
 
     /// Runs the program with glibc's default dice, as an unmodified submission rolls them.

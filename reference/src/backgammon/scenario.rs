@@ -14,23 +14,15 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::Deserialize;
 
 use super::console::{self, parse_move, Ending, InputSource, Options, Prompt};
-use super::driver;
 use super::rules::{valid_moves_with, Board, Colour, IllegalMove, Move, BOARD_SIZE};
 use crate::rng::GlibcRandom;
-use crate::{CaseKind, Expansion, ScenarioError};
+use crate::scenario::{error, parse};
+use crate::{Expansion, ScenarioError};
 
 /// The environment variable the preload library reads the seed from.
 pub const SEED_VARIABLE: &str = "BACKGAMMON_SEED";
 /// The most turns a policy may play (transcripts must stay readable: a turn prints two boards).
 pub const MAX_TURNS: u64 = 1000;
-
-/// Expands a case's `[scenario]` table.
-pub fn expand(kind: CaseKind, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
-    match kind {
-        CaseKind::Transcript => expand_transcript(scenario),
-        CaseKind::Unit => expand_unit(scenario),
-    }
-}
 
 /// `[scenario]` of a transcript case: exactly one of `inputs` or `policy`, and an optional `seed`.
 #[derive(Debug, Deserialize)]
@@ -182,24 +174,6 @@ impl InvalidKind {
     }
 }
 
-/// `[scenario]` of a unit case.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct UnitScenario {
-    /// The driver commands, one line each.
-    commands: Vec<String>,
-}
-
-fn parse<T: serde::de::DeserializeOwned>(table: &toml::Table) -> Result<T, ScenarioError> {
-    toml::Value::Table(table.clone())
-        .try_into()
-        .map_err(|e: toml::de::Error| ScenarioError::new(format!("scenario: {}", e.message())))
-}
-
-fn error<T>(message: impl Into<String>) -> Result<T, ScenarioError> {
-    Err(ScenarioError::new(message))
-}
-
 /// Expands a transcript case: the whole program's stdin, environment and stdout.
 pub fn expand_transcript(scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
     let s: TranscriptScenario = parse(scenario)?;
@@ -222,19 +196,6 @@ pub fn expand_transcript(scenario: &toml::Table) -> Result<Expansion, ScenarioEr
         expansion.env = BTreeMap::from([(SEED_VARIABLE.to_owned(), seed.to_string())]);
     }
     Ok(expansion)
-}
-
-/// Expands a unit case: the driver commands and the driver's output.
-pub fn expand_unit(scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
-    let s: UnitScenario = parse(scenario)?;
-    if s.commands.is_empty() {
-        return error("scenario: `commands` is empty");
-    }
-    if let Some((i, c)) = s.commands.iter().enumerate().find(|(_, c)| c.contains(['\n', '\r'])) {
-        return error(format!("command {} ({c:?}) holds a line break", i + 1));
-    }
-    let stdout = crate::driver::run_script::<driver::Driver, _>(&s.commands)?;
-    Ok(Expansion::typed(&s.commands, stdout.into_bytes()))
 }
 
 /// The dice of a case: glibc's `random()` after `srandom(seed)`, or never seeded.
@@ -296,8 +257,8 @@ struct Checked {
     error: Option<ScenarioError>,
 }
 
-impl InputSource for Checked {
-    fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+impl crate::console::InputSource<Prompt<'_>> for Checked {
+    fn next_input(&mut self, prompt: &Prompt<'_>) -> Option<String> {
         let line = self.lines.pop_front()?;
         self.typed += 1;
         if parse_move(&line).is_some() {
@@ -518,8 +479,8 @@ impl Policy {
     }
 }
 
-impl InputSource for Policy {
-    fn next_move(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+impl crate::console::InputSource<Prompt<'_>> for Policy {
+    fn next_input(&mut self, prompt: &Prompt<'_>) -> Option<String> {
         self.choose(prompt).map(|mv| mv.to_string())
     }
 }

@@ -4,8 +4,9 @@
 //! standard-input source ([`Tokens`]) ignores them, the scenario policy uses them to choose a move.
 //! Output goes to any writer; nothing here prints by itself.
 
-use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
+
+pub use crate::console::{Script, Tokens};
 
 use super::rules::{Board, Colour, Location, Move};
 use crate::rng::TroubleRng;
@@ -93,45 +94,17 @@ pub struct MoveRequest<'a> {
     pub retry: bool,
 }
 
-/// Where the program's input comes from.
-pub trait InputSource {
-    /// What the user types at `prompt`: one whitespace-free token (the program reads with `scanf`),
-    /// or `None` when input has ended.
-    fn next_line(&mut self, prompt: &Prompt<'_>) -> Option<String>;
-}
-
-/// An input source that types a fixed list of tokens, in order, whatever the prompt.
-#[derive(Debug, Clone, Default)]
-pub struct Script {
-    lines: VecDeque<String>,
-}
-
-impl Script {
-    /// A source typing these tokens.
-    pub fn new<S: Into<String>>(lines: impl IntoIterator<Item = S>) -> Self {
-        Self { lines: lines.into_iter().map(Into::into).collect() }
-    }
-
-    /// The tokens not typed yet.
-    pub fn remaining(&self) -> impl Iterator<Item = &str> {
-        self.lines.iter().map(String::as_str)
+impl crate::console::Prompt for Prompt<'_> {
+    /// Every read is one `scanf` conversion (`%d` or `%s`).
+    fn tokens(&self) -> usize {
+        1
     }
 }
 
-impl InputSource for Script {
-    fn next_line(&mut self, _prompt: &Prompt<'_>) -> Option<String> {
-        self.lines.pop_front()
-    }
-}
+/// Where the program's input comes from: shown the prompt and the game at every read.
+pub trait InputSource: for<'p> crate::console::InputSource<Prompt<'p>> {}
 
-pub use crate::tokens::Tokens;
-
-/// Reads one token per prompt, as `scanf("%d")` and `scanf("%s")` do.
-impl<R: BufRead> InputSource for Tokens<R> {
-    fn next_line(&mut self, _prompt: &Prompt<'_>) -> Option<String> {
-        self.next_token()
-    }
-}
+impl<T: for<'p> crate::console::InputSource<Prompt<'p>> + ?Sized> InputSource for T {}
 
 /// How the console runs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -185,32 +158,17 @@ pub enum Ending {
 }
 
 /// What a run of the console did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Session {
-    /// Why it stopped.
-    pub ending: Ending,
-    /// Every token read, in order (the standard input that reproduces the run).
-    pub consumed: Vec<String>,
-    /// Number of turns started.
-    pub turns: u64,
-    /// The board when the program stopped.
-    pub board: Board,
-}
+pub type Session = crate::console::Session<Ending, Board>;
 
 /// Runs the program on tokens read from `input` until it ends or input runs out (the
 /// `reference trouble` console, and [`crate::Assignment::run_console`]).
 pub fn run_stdin(input: &mut dyn BufRead, output: &mut dyn Write) -> io::Result<Session> {
-    let mut tokens = Tokens::new(input);
-    let session = run(&mut tokens, output, Options::default())?;
-    match tokens.take_error() {
-        Some(e) => Err(e),
-        None => Ok(session),
-    }
+    crate::console::run_stdin(input, |tokens| run(tokens, output, Options::default()))
 }
 
 /// Runs the program: the template's `main` and a correct `playerTurn`.
 pub fn run(source: &mut dyn InputSource, out: &mut dyn Write, options: Options) -> io::Result<Session> {
-    let mut io = Terminal { source, out, echo: options.echo_input, consumed: Vec::new() };
+    let mut io = Terminal::new(source, out, options.echo_input);
     let mut game = Game { board: Board::new(), rng: TroubleRng::new(), turn: 0 };
     let ending = game.play(&mut io, options.turn_limit)?;
     io.out.flush()?;
@@ -244,36 +202,15 @@ pub fn write_moves(out: &mut dyn Write, moves: &[Move]) -> io::Result<()> {
 }
 
 /// The program's reads and writes.
-struct Terminal<'a> {
-    source: &'a mut dyn InputSource,
-    out: &'a mut dyn Write,
-    echo: bool,
-    consumed: Vec<String>,
-}
+type Terminal<'a> = crate::console::Terminal<'a, dyn InputSource + 'a>;
 
-impl Terminal<'_> {
-    /// Prints the prompt, flushes (the user must see it before typing), and reads one token.
-    fn ask(&mut self, prompt: &Prompt<'_>) -> io::Result<Option<String>> {
-        self.out.write_all(prompt.text().as_bytes())?;
-        self.out.flush()?;
-        let Some(token) = self.source.next_line(prompt) else {
-            return Ok(None);
-        };
-        if self.echo {
-            writeln!(self.out, "{token}")?;
-        }
-        self.consumed.push(token.clone());
-        Ok(Some(token))
-    }
-
-    /// Reads an `int` at a number prompt; `Err` is the ending when there is none.
-    fn ask_int(&mut self, prompt: &Prompt<'_>) -> io::Result<Result<i32, Ending>> {
-        let at = prompt.kind();
-        Ok(match self.ask(prompt)? {
-            None => Err(Ending::InputEnded { at, turn: None }),
-            Some(token) => token.parse::<i32>().map_err(|_| Ending::NotANumber { at, token }),
-        })
-    }
+/// Reads an `int` at a number prompt; `Err` is the ending when there is none.
+fn ask_int(io: &mut Terminal<'_>, prompt: &Prompt<'_>) -> io::Result<Result<i32, Ending>> {
+    let at = prompt.kind();
+    Ok(match io.ask(prompt.text(), prompt)? {
+        None => Err(Ending::InputEnded { at, turn: None }),
+        Some(token) => token.parse::<i32>().map_err(|_| Ending::NotANumber { at, token }),
+    })
 }
 
 /// The template's globals, and the turn count.
@@ -286,7 +223,7 @@ struct Game {
 impl Game {
     /// The template's `main`.
     fn play(&mut self, io: &mut Terminal<'_>, turn_limit: Option<u64>) -> io::Result<Ending> {
-        let seed = match io.ask_int(&Prompt::Seed)? {
+        let seed = match ask_int(io, &Prompt::Seed)? {
             Ok(seed) => seed,
             Err(ending) => return Ok(ending),
         };
@@ -295,7 +232,7 @@ impl Game {
         }
         self.rng.seed(seed);
         let players = loop {
-            match io.ask_int(&Prompt::Players)? {
+            match ask_int(io, &Prompt::Players)? {
                 Ok(n @ 2..=4) => break n as u8,
                 Ok(_) => {}
                 Err(ending) => return Ok(ending),
@@ -331,7 +268,8 @@ impl Game {
                 loop {
                     let request =
                         MoveRequest { turn, player, roll, board: &self.board, legal: &legal, retry };
-                    let Some(token) = io.ask(&Prompt::Move(request))? else {
+                    let prompt = Prompt::Move(request);
+                    let Some(token) = io.ask(prompt.text(), &prompt)? else {
                         let at = PromptKind::Move;
                         return Ok(Some(Ending::InputEnded { at, turn: Some(turn) }));
                     };
@@ -365,6 +303,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::console::InputSource as _;
 
     fn run_script(tokens: &[&str]) -> (String, Session) {
         let mut out = Vec::new();
@@ -435,7 +374,7 @@ mod tests {
     fn tokens_are_split_on_any_whitespace_across_lines() {
         let mut input: &[u8] = b"  1234\t2\n\nH \x0b R5\r\n";
         let mut tokens = Tokens::new(&mut input);
-        let got: Vec<String> = std::iter::from_fn(|| tokens.next_line(&Prompt::Seed)).collect();
+        let got: Vec<String> = std::iter::from_fn(|| tokens.next_input(&Prompt::Seed)).collect();
         assert_eq!(got, ["1234", "2", "H", "R5"]);
     }
 

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use super::console::{write_moves, write_status};
 use super::rules::{Board, Colour, Location, FINISH, PIECES, RING};
-use crate::driver::LineDriver;
+use crate::driver::{arity, number, LineDriver};
 
 /// What the driver's globals hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,10 +49,7 @@ impl Driver {
     }
 
     fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()> {
-        let arity = |n: usize, usage: &str| -> anyhow::Result<()> {
-            anyhow::ensure!(args.len() == n, "usage: {usage}");
-            Ok(())
-        };
+        let arity = |n: usize, usage: &str| arity(args, n, usage);
         match name {
             "clear" | "init" => {
                 arity(0, name)?;
@@ -172,16 +169,8 @@ fn undefined(globals: &Globals, function: &str) -> anyhow::Error {
     }
 }
 
-fn number(token: &str, range: std::ops::RangeInclusive<usize>, what: &str) -> anyhow::Result<usize> {
-    token
-        .parse::<usize>()
-        .ok()
-        .filter(|n| range.contains(n))
-        .ok_or_else(|| anyhow::anyhow!("{what} `{token}` is not a number {}..{}", range.start(), range.end()))
-}
-
 fn player(token: &str) -> anyhow::Result<Colour> {
-    let n = number(token, 0..=3, "player")?;
+    let n: usize = number(token, 0..=3, "player")?;
     Ok(Colour::ALL[n])
 }
 

@@ -15,7 +15,7 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::{Assignment, CaseKind, Expansion, ScenarioError};
+use crate::{Expansion, ScenarioError, Solution};
 
 pub mod console;
 pub mod driver;
@@ -26,13 +26,17 @@ pub mod scenario;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Trouble;
 
-impl Assignment for Trouble {
+impl Solution for Trouble {
     fn id(&self) -> &'static str {
         "trouble"
     }
 
-    fn expand(&self, kind: CaseKind, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
-        scenario::expand(kind, scenario)
+    fn expand_transcript(&self, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
+        scenario::expand_transcript(scenario)
+    }
+
+    fn expand_unit(&self, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
+        crate::scenario::expand_unit::<driver::Driver>(scenario)
     }
 
     fn run_console(&self, input: &mut dyn BufRead, output: &mut dyn Write) -> io::Result<()> {

@@ -11,21 +11,13 @@ use std::collections::VecDeque;
 use serde::Deserialize;
 
 use super::console::{self, Ending, InputSource, Options, Prompt, PromptKind, EXIT_SEED, QUIT};
-use super::driver;
 use super::rules::Location;
-use crate::{CaseKind, Expansion, ScenarioError};
+use crate::scenario::{error, parse};
+use crate::{Expansion, ScenarioError};
 
 /// A game that has not ended after this many turns is an error (transcripts must stay readable, and
 /// some seeds reach the generator's fixed point 0, after which nobody can leave Home).
 pub const TURN_LIMIT: u64 = 5000;
-
-/// Expands a case's `[scenario]` table.
-pub fn expand(kind: CaseKind, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
-    match kind {
-        CaseKind::Transcript => expand_transcript(scenario),
-        CaseKind::Unit => expand_unit(scenario),
-    }
-}
 
 /// `[scenario]` of a transcript case: exactly one of `inputs` or `seed`.
 #[derive(Debug, Deserialize)]
@@ -53,24 +45,6 @@ struct PolicyConfig {
     quit_after_turns: Option<u64>,
 }
 
-/// `[scenario]` of a unit case.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-struct UnitScenario {
-    /// The driver commands, one line each.
-    commands: Vec<String>,
-}
-
-fn parse<T: serde::de::DeserializeOwned>(table: &toml::Table) -> Result<T, ScenarioError> {
-    toml::Value::Table(table.clone())
-        .try_into()
-        .map_err(|e: toml::de::Error| ScenarioError::new(format!("scenario: {}", e.message())))
-}
-
-fn error<T>(message: impl Into<String>) -> Result<T, ScenarioError> {
-    Err(ScenarioError::new(message))
-}
-
 const SEED_ZERO: &str = "seed 0 leaves the generator at 0: every roll is 1 and no piece can ever leave Home";
 
 /// Expands a transcript case: the whole program's stdin and stdout.
@@ -87,19 +61,6 @@ pub fn expand_transcript(scenario: &toml::Table) -> Result<Expansion, ScenarioEr
         (Some(_), Some(_)) => error("scenario: give either `inputs` or `seed`, not both"),
         (None, None) => error("scenario: a transcript needs `inputs = [...]` or `seed = N`"),
     }
-}
-
-/// Expands a unit case: the driver commands and the driver's output.
-pub fn expand_unit(scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
-    let s: UnitScenario = parse(scenario)?;
-    if s.commands.is_empty() {
-        return error("scenario: `commands` is empty");
-    }
-    if let Some((i, c)) = s.commands.iter().enumerate().find(|(_, c)| c.contains(['\n', '\r'])) {
-        return error(format!("command {} ({c:?}) holds a line break", i + 1));
-    }
-    let stdout = crate::driver::run_script::<driver::Driver, _>(&s.commands)?;
-    Ok(Expansion::typed(&s.commands, stdout.into_bytes()))
 }
 
 /// Runs the console on a source, with the turn limit, and returns its stdout and session.
@@ -193,8 +154,8 @@ impl Checked {
     }
 }
 
-impl InputSource for Checked {
-    fn next_line(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+impl crate::console::InputSource<Prompt<'_>> for Checked {
+    fn next_input(&mut self, prompt: &Prompt<'_>) -> Option<String> {
         let token = self.lines.pop_front()?;
         self.typed += 1;
         match self.check(&token, prompt) {
@@ -302,8 +263,8 @@ struct Policy {
     owe_legal: bool,
 }
 
-impl InputSource for Policy {
-    fn next_line(&mut self, prompt: &Prompt<'_>) -> Option<String> {
+impl crate::console::InputSource<Prompt<'_>> for Policy {
+    fn next_input(&mut self, prompt: &Prompt<'_>) -> Option<String> {
         let request = match prompt {
             Prompt::Seed => return Some(self.seed.clone()),
             Prompt::Players => return self.players.pop_front(),
