@@ -276,3 +276,112 @@ fn the_trouble_defect_cost_table_is_true() {
 fn the_backgammon_defect_cost_table_is_true() {
     check_defect_table("backgammon");
 }
+
+#[test]
+fn the_correct_checkers_submissions_score_full_marks() {
+    for name in ["correct", "correct-loops-at-eof"] {
+        let report = grade_fixture("checkers", name);
+        assert_eq!(report.max_score, 100.0, "15 + 20 + 20 + 25 + 20");
+        assert_eq!(report.score, report.max_score, "{name}:\n{}", plain_text(&report));
+        assert!(report.cases.len() >= 30);
+        assert!(report.cases.iter().all(|c| c.status == CaseStatus::Passed && c.leniency.is_empty()));
+        let hidden = report.cases.iter().filter(|c| c.visibility == grader::load::Visibility::Hidden).count();
+        assert!(hidden >= 10 && hidden < report.cases.len() - 10, "{hidden} hidden cases");
+    }
+}
+
+#[test]
+fn a_program_that_prints_forever_at_end_of_input_is_stopped_by_the_transcript_not_a_time_limit() {
+    let report = grade_fixture("checkers", "correct-loops-at-eof");
+    for case in &report.cases {
+        // Stopped as soon as its output went well past the transcript: no wall or CPU limit waited for.
+        assert_eq!(case.limit, Some(grader::run::Limit::Output), "{}", case.id);
+        let note = case.note.as_deref().unwrap_or_default();
+        assert!(note.starts_with("ended after the complete transcript (printed far more"), "{note}");
+        assert!(case.time_ms.unwrap() < 1000, "{}: {:?} ms", case.id, case.time_ms);
+    }
+}
+
+#[test]
+fn each_checkers_bug_loses_points_exactly_in_its_categories() {
+    check_bugs(
+        "checkers",
+        &[
+            // The rule categories leave the drawing out and lose nothing; one case of kings keeps it to
+            // see crowned men drawn as R and W, which a program that never reprints cannot show.
+            ("bug-board-not-reprinted", &["board", "kings"]),
+            // A consistent program on an upside-down board: every move typed in the handout's
+            // coordinates is refused or misplayed, so every game derails.
+            ("bug-colours-swapped", &["board", "stepping", "jumps", "validation", "kings"]),
+            ("bug-error-text", &["validation"]),
+            ("bug-jump-over-own", &["validation"]),
+            ("bug-jumped-not-removed", &["jumps"]),
+            ("bug-king-no-backward-jump", &["kings"]),
+            ("bug-men-move-backwards", &["validation"]),
+            ("bug-no-bounds-check", &["validation"]),
+            ("bug-no-kings", &["kings"]),
+            ("bug-step-two", &["validation"]),
+        ],
+    );
+}
+
+#[test]
+fn a_checkers_program_for_another_term_loses_only_the_case_where_the_rules_differ() {
+    for (name, case) in
+        [("other-forced-jumps", "jumps/no-forced-jumps"), ("other-multiple-jumps", "jumps/no-multiple-jumps")]
+    {
+        let report = grade_fixture("checkers", name);
+        let failed: Vec<&str> =
+            report.cases.iter().filter(|c| c.status != CaseStatus::Passed).map(|c| c.id.as_str()).collect();
+        assert_eq!(failed, [case], "{name}:\n{}", plain_text(&report));
+        assert_eq!(losing(&report), BTreeSet::from(["jumps"]));
+    }
+}
+
+#[test]
+fn a_checkers_board_never_reprinted_costs_the_board_and_the_one_case_of_kings_that_draws_them() {
+    let report = grade_fixture("checkers", "bug-board-not-reprinted");
+    let failed: BTreeSet<&str> = report
+        .cases
+        .iter()
+        .filter(|c| c.status != CaseStatus::Passed && c.category != "board")
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(failed, BTreeSet::from(["kings/shown-as-capitals"]), "{}", plain_text(&report));
+}
+
+#[test]
+fn the_checkers_board_of_the_specs_earlier_draft_scores_full_marks() {
+    // One more leading space on every line of the board, as an earlier draft of the spec showed.
+    let dir = tempfile::tempdir().unwrap();
+    let source =
+        std::fs::read_to_string(common::repo().join("fixtures/checkers/correct/checkers.c")).unwrap();
+    let mut shifted = source.clone();
+    for (line, wider) in [
+        (r#"printf(" |");"#, r#"printf("  |");"#),
+        (r#"printf(" ");"#, r#"printf("  ");"#),
+        (r#"printf("%d|", y);"#, r#"printf(" %d|", y);"#),
+    ] {
+        assert!(source.contains(line), "{line}");
+        shifted = shifted.replace(line, wider);
+    }
+    std::fs::write(dir.path().join("checkers.c"), shifted).unwrap();
+    let options = grader::grade::GradeOptions::new(common::cache());
+    let report = grader::grade::grade(common::assignment("checkers"), dir.path(), &options).unwrap();
+    assert_eq!(report.score, report.max_score, "{}", plain_text(&report));
+    assert!(report.cases.iter().all(|c| c.leniency.is_empty()));
+}
+
+#[test]
+fn the_wording_of_the_checkers_error_message_is_graded_once() {
+    let report = grade_fixture("checkers", "bug-error-text");
+    let failed: Vec<&str> =
+        report.cases.iter().filter(|c| c.status != CaseStatus::Passed).map(|c| c.id.as_str()).collect();
+    assert_eq!(failed, ["validation/message"], "{}", plain_text(&report));
+    assert!(report.score >= report.max_score - 5.0, "{}", plain_text(&report));
+}
+
+#[test]
+fn the_checkers_defect_cost_table_is_true() {
+    check_defect_table("checkers");
+}

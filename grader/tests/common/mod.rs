@@ -78,7 +78,8 @@ pub fn all_fixtures(assignment_id: &str) -> Vec<String> {
 }
 
 /// What a fixture is, from the comment that opens one of its source files
-/// (`/* bug: ... */`, `/* trivia: ... */`, `/* variant: ... */`, `/* does not compile: ... */`).
+/// (`/* bug: ... */`, `/* trivia: ... */`, `/* variant: ... */`, `/* other version: ... */`,
+/// `/* does not compile: ... */`).
 pub fn fixture_description(assignment_id: &str, name: &str) -> String {
     let dir = repo().join("fixtures").join(assignment_id).join(name);
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
@@ -88,7 +89,7 @@ pub fn fixture_description(assignment_id: &str, name: &str) -> String {
         let Some(rest) = text.strip_prefix("/* ") else { continue };
         let Some((comment, _)) = rest.split_once("*/") else { continue };
         if let Some((kind, what)) = comment.split_once(": ") {
-            if ["bug", "trivia", "variant", "does not compile"].contains(&kind) {
+            if ["bug", "trivia", "variant", "other version", "does not compile"].contains(&kind) {
                 let what = what.split_whitespace().collect::<Vec<_>>().join(" ");
                 return format!("{kind}: {what}");
             }
