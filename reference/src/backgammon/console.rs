@@ -168,7 +168,7 @@ pub enum Ending {
 pub type Session = crate::console::Session<Ending, Board>;
 
 /// Runs the program on tokens read from `input` with these dice, until it ends or input runs out
-/// (the `reference backgammon` console; [`crate::Assignment::run_console`] passes glibc's default
+/// (the `reference backgammon` console; [`crate::Solution::run_console`] passes glibc's default
 /// sequence).
 pub fn run_stdin(
     input: &mut dyn BufRead,

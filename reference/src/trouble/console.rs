@@ -161,7 +161,7 @@ pub enum Ending {
 pub type Session = crate::console::Session<Ending, Board>;
 
 /// Runs the program on tokens read from `input` until it ends or input runs out (the
-/// `reference trouble` console, and [`crate::Assignment::run_console`]).
+/// `reference trouble` console, and [`crate::Solution::run_console`]).
 pub fn run_stdin(input: &mut dyn BufRead, output: &mut dyn Write) -> io::Result<Session> {
     crate::console::run_stdin(input, |tokens| run(tokens, output, Options::default()))
 }
