@@ -16,6 +16,7 @@ pub mod rng;
 pub mod scenario;
 pub mod tokens;
 pub mod trouble;
+pub mod turkish_draughts;
 
 /// A scenario expanded into what the grader feeds a program and what it expects back.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
