@@ -111,7 +111,7 @@ fn every_legal_move_is_played_by_move_and_anything_else_is_refused() {
             }
         }
         // A square without the mover's piece: -1.
-        for from in Square::all().filter(|s| !position.board.get(*s).is_some_and(|p| p.owner == mover)) {
+        for from in Square::all().filter(|s| position.board.get(*s).is_none_or(|p| p.owner != mover)) {
             let mut board = position.board.clone();
             assert_eq!(board.play(mover, from, Square::new(0, 0)).code(), -1, "{}", position.name);
         }
