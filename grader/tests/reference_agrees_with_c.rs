@@ -329,3 +329,95 @@ fn two_hundred_seeded_checkers_games_agree() {
         );
     }
 }
+
+/// A random Turkish draughts position: men nowhere on their own last row, kings anywhere.
+fn random_draughts_position(rng: &mut fastrand::Rng) -> String {
+    let density = rng.u8(10..60);
+    let rows: Vec<String> = (0..8)
+        .map(|x| {
+            (0..8)
+                .map(|_| {
+                    if rng.u8(..100) >= density {
+                        return '-';
+                    }
+                    match rng.u8(..10) {
+                        0 => 'W',
+                        1 => 'B',
+                        n if n < 6 && x != 0 => 'w',
+                        n if n >= 6 && x != 7 => 'b',
+                        _ => '-',
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    rows.join("/")
+}
+
+#[test]
+fn two_hundred_random_turkish_draughts_driver_scripts_agree() {
+    use reference::turkish_draughts::rules::{Board, Player};
+
+    let dir = tempfile::tempdir().unwrap();
+    // As the recipe gathers it: the student's file under one name, included by the driver.
+    let student = sources("fixtures/turkish-draughts/correct");
+    let text: String = student.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+    std::fs::write(dir.path().join("student-source.c"), text).unwrap();
+    let exe = dir.path().join("driver");
+    let include = format!("-I{}", dir.path().display());
+    gcc(
+        &exe,
+        &[repo().join("cases/turkish-draughts/driver.c"), repo().join("cases/common/driver-main.c")],
+        &[&include],
+    );
+    let mut rng = fastrand::Rng::with_seed(2018);
+    let (mut agreed, mut captures) = (0, 0);
+    while agreed < 200 {
+        let position = if rng.u8(..4) == 0 { "start".to_owned() } else { random_draughts_position(&mut rng) };
+        let mut commands =
+            vec![if position == "start" { position.clone() } else { format!("position {position}") }];
+        let mut board = if position == "start" {
+            Board::start()
+        } else {
+            Board::parse(&position.replace('/', "\n")).unwrap()
+        };
+        let mut player = if rng.bool() { Player::White } else { Player::Black };
+        for _ in 0..6 {
+            let legal = board.legal_moves(player);
+            let (from, to) = match rng.u8(..4) {
+                // Mostly a legal move, so that games go on and sequences are played.
+                0 | 1 if !legal.is_empty() => {
+                    let mv = &legal[rng.usize(..legal.len())];
+                    (mv.from, mv.to)
+                }
+                _ => (
+                    reference::turkish_draughts::rules::Square::new(rng.i32(0..8), rng.i32(0..8)),
+                    reference::turkish_draughts::rules::Square::new(rng.i32(0..8), rng.i32(0..8)),
+                ),
+            };
+            commands.push(format!("move {} {} {} {} {}", from.x, from.y, to.x, to.y, player.name()));
+            if let reference::turkish_draughts::rules::Outcome::Moved(n) = board.play(player, from, to) {
+                captures += n;
+                player = player.opponent();
+            }
+            if rng.bool() {
+                commands.push("end".to_owned());
+            }
+        }
+        commands.push("dump".to_owned());
+        let Ok(expected) =
+            reference::driver::run_script::<reference::turkish_draughts::driver::Driver, _>(&commands)
+        else {
+            continue; // A script the rules leave open (two sequences, different captures).
+        };
+        let script = commands.join("\n") + "\n";
+        let actual = String::from_utf8(run(&exe, script.as_bytes(), &BTreeMap::new())).unwrap();
+        assert!(
+            actual == expected,
+            "script differs:\n{script}\n{}",
+            first_difference(expected.as_bytes(), actual.as_bytes())
+        );
+        agreed += 1;
+    }
+    assert!(captures > 100, "the scripts played {captures} captures");
+}

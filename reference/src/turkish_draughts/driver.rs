@@ -1,0 +1,199 @@
+//! The function-level driver's command language for Turkish draughts, answered by the rules.
+//!
+//! `cases/turkish-draughts/driver.c` is compiled with a student's file and reads these commands; this
+//! module prints what it prints when the student's functions are correct, so cases' expected output is
+//! generated. Coordinates and symbols are the handout's (`board[x][y]`, x the row, 0 at the top; `-`,
+//! `w`, `b`, `W`, `B`). Scripts whose answer the rules leave open are rejected.
+//!
+//! | command | output after the echo |
+//! |---|---|
+//! | `clear`, `start` | nothing: the driver itself empties the board, or sets the start |
+//! | `init` | nothing: `init_board(board)` (what it prints is dropped) |
+//! | `position R0/R1/.../R7` | nothing: the driver sets the board, eight rows of eight symbols |
+//! | `set X Y S` | nothing: the driver sets one square |
+//! | `move FX FY TX TY PLAYER` | `move returned N`; from an empty square, `move from an empty square returned -1 or -2` when it did |
+//! | `end` | `check_end_of_game returned N` (-1, 10 white, 20 black) |
+//! | `dump` | the board as the driver reads it: eight rows of eight symbols |
+//! | `display` | what `display_board(board)` prints |
+
+use std::io::Write;
+
+use super::rules::{Board, Outcome, Piece, Player, Square, SIZE};
+use crate::driver::{arity, number, LineDriver};
+
+/// The line `move` prints for an empty origin square when the function answered -1 or -2: the
+/// handout's "a piece that does not belong to him" does not say which.
+pub const EMPTY_ORIGIN: &str = "move from an empty square returned -1 or -2";
+
+/// The driver: the board a script has set up.
+#[derive(Debug, Clone, Default)]
+pub struct Driver {
+    /// `None` until `clear`, `start`, `init` or `position`.
+    board: Option<Board>,
+}
+
+impl Driver {
+    /// The board, once set.
+    pub fn board(&self) -> Option<&Board> {
+        self.board.as_ref()
+    }
+
+    fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()> {
+        let arity = |n: usize, usage: &str| arity(args, n, usage);
+        match name {
+            "clear" => {
+                arity(0, name)?;
+                self.board = Some(Board::empty());
+            }
+            "start" | "init" => {
+                arity(0, name)?;
+                self.board = Some(Board::start());
+            }
+            "position" => {
+                arity(1, "position R0/R1/R2/R3/R4/R5/R6/R7")?;
+                let board = Board::parse(&args[0].replace('/', "\n")).ok_or_else(|| {
+                    anyhow::anyhow!("`{}` is not eight rows of eight of - w b W B", args[0])
+                })?;
+                no_man_on_its_last_row(&board)?;
+                self.board = Some(board);
+            }
+            "set" => {
+                arity(3, "set X Y SYMBOL")?;
+                let square = square(args[0], args[1])?;
+                let piece = symbol(args[2])?;
+                let board = self.board_mut()?;
+                board.set(square, piece);
+                no_man_on_its_last_row(board)?;
+            }
+            "move" => {
+                arity(5, "move FX FY TX TY PLAYER")?;
+                let from = square(args[0], args[1])?;
+                let to = square(args[2], args[3])?;
+                let player = player(args[4])?;
+                let board = self.board_mut()?;
+                let matching: Vec<_> =
+                    board.legal_moves(player).into_iter().filter(|m| m.from == from && m.to == to).collect();
+                if matching.iter().any(|m| {
+                    let mut captured = m.captured.clone();
+                    let mut first = matching[0].captured.clone();
+                    captured.sort();
+                    first.sort();
+                    captured != first
+                }) {
+                    anyhow::bail!("two maximal sequences from {from} end on {to} capturing different pieces");
+                }
+                let empty = board.get(from).is_none();
+                match board.play(player, from, to) {
+                    Outcome::NotYourPiece if empty => writeln!(out, "{EMPTY_ORIGIN}")?,
+                    outcome => writeln!(out, "move returned {}", outcome.code())?,
+                }
+            }
+            "end" => {
+                arity(0, name)?;
+                let code = self.board_ref()?.winner().map_or(-1, Player::code);
+                writeln!(out, "check_end_of_game returned {code}")?;
+            }
+            "dump" | "display" => {
+                arity(0, name)?;
+                out.write_all(self.board_ref()?.display().as_bytes())?;
+            }
+            _ => anyhow::bail!(
+                "unknown command `{name}` (clear, start, init, position, set, move, end, dump, display)"
+            ),
+        }
+        Ok(())
+    }
+
+    fn board_ref(&self) -> anyhow::Result<&Board> {
+        self.board.as_ref().ok_or_else(unset)
+    }
+
+    fn board_mut(&mut self) -> anyhow::Result<&mut Board> {
+        self.board.as_mut().ok_or_else(unset)
+    }
+}
+
+fn unset() -> anyhow::Error {
+    anyhow::anyhow!("the board is not set yet: start the script with clear, start, init or position")
+}
+
+/// The spec keeps cases away from a man on its own last row (it would have been crowned).
+fn no_man_on_its_last_row(board: &Board) -> anyhow::Result<()> {
+    for player in Player::ALL {
+        if let Some((square, _)) = board.pieces(player).find(|(s, p)| !p.king && s.x == player.last_row()) {
+            anyhow::bail!("a {} man on its last row ({square}) would be a king", player.name());
+        }
+    }
+    Ok(())
+}
+
+fn square(x: &str, y: &str) -> anyhow::Result<Square> {
+    Ok(Square::new(number(x, 0..=SIZE - 1, "X")?, number(y, 0..=SIZE - 1, "Y")?))
+}
+
+fn symbol(token: &str) -> anyhow::Result<Option<Piece>> {
+    match token {
+        "-" => Ok(None),
+        _ => token
+            .chars()
+            .next()
+            .filter(|_| token.len() == 1)
+            .and_then(Piece::from_symbol)
+            .map(Some)
+            .ok_or_else(|| anyhow::anyhow!("symbol `{token}` is not one of - w b W B")),
+    }
+}
+
+fn player(token: &str) -> anyhow::Result<Player> {
+    match token {
+        "white" => Ok(Player::White),
+        "black" => Ok(Player::Black),
+        _ => anyhow::bail!("player `{token}` is not white or black"),
+    }
+}
+
+impl LineDriver for Driver {
+    fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()> {
+        Driver::command(self, name, args, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::run_script;
+
+    #[test]
+    fn a_script_sets_up_plays_and_reads_back() {
+        let out = run_script::<Driver, _>(&[
+            "position --------/--------/--------/---b----/---w----/--------/--------/--------",
+            "move 4 3 3 3 white",
+            "move 4 3 2 3 white",
+            "move 2 3 1 3 black",
+            "move 4 3 5 3 black",
+            "end",
+            "dump",
+        ])
+        .unwrap();
+        let expected = "> position --------/--------/--------/---b----/---w----/--------/--------/--------\n\
+                        > move 4 3 3 3 white\nmove returned -2\n\
+                        > move 4 3 2 3 white\nmove returned 1\n\
+                        > move 2 3 1 3 black\nmove returned -1\n\
+                        > move 4 3 5 3 black\nmove from an empty square returned -1 or -2\n\
+                        > end\ncheck_end_of_game returned 10\n\
+                        > dump\n--------\n--------\n---w----\n--------\n--------\n--------\n--------\n--------\n";
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn scripts_the_rules_leave_open_are_rejected() {
+        let err = run_script::<Driver, _>(&["clear", "set 0 3 w"]).unwrap_err().to_string();
+        assert!(err.contains("a white man on its last row"), "{err}");
+        let err = run_script::<Driver, _>(&["move 5 0 4 0 white"]).unwrap_err().to_string();
+        assert!(err.contains("not set yet"), "{err}");
+        let err = run_script::<Driver, _>(&["start", "move 5 0 4 0 red"]).unwrap_err().to_string();
+        assert!(err.contains("not white or black"), "{err}");
+        let err = run_script::<Driver, _>(&["start", "move 5 0 4 8 white"]).unwrap_err().to_string();
+        assert!(err.contains("Y `8` is not a number 0..7"), "{err}");
+    }
+}
