@@ -7,6 +7,11 @@
  * standard input (see reference/src/turkish_draughts/driver.rs for the
  * language). Never calls sample_game_1 or sample_game_2. What the student's
  * functions print goes to /dev/null except under `display`.
+ *
+ * Commands speak the handout's conventions. Before the first command the
+ * driver detects the student's own (where init_board puts white, whether
+ * move() counts from 0 or 1) and translates every square, so that the rules
+ * are graded under them; `conventions` prints what it found.
  */
 
 #include <fcntl.h>
@@ -22,6 +27,31 @@
 #include "../common/driver-main.h"
 
 static piece drv_board[8][8];
+
+/* The student's conventions, detected once before the first command. */
+static int drv_detected = 0;
+static int drv_flip = 0;      /* white starts on rows 1-2: rows are mirrored */
+static int drv_transpose = 0; /* the first index is the column */
+static int drv_base = 0;      /* move() takes coordinates from 1 */
+static const char *drv_orientation = "white starts on rows 5-6";
+static const char *drv_counting = "0-based coordinates";
+
+/* The student's array indices of the handout's square (x, y). */
+static piece *drv_cell(piece board[][8], int x, int y) {
+    if (drv_flip) {
+        x = 7 - x;
+    }
+    return drv_transpose ? &board[y][x] : &board[x][y];
+}
+
+/* The two coordinates the student's move() gets for the handout's square (x, y). */
+static void drv_args(int x, int y, int *a, int *b) {
+    if (drv_flip) {
+        x = 7 - x;
+    }
+    *a = (drv_transpose ? y : x) + drv_base;
+    *b = (drv_transpose ? x : y) + drv_base;
+}
 
 /* The handout's symbol of a piece; '?' for a value that is no piece. */
 static char drv_symbol(piece p) {
@@ -72,7 +102,7 @@ static void drv_loud(void) {
 static void drv_dump(void) {
     for (int x = 0; x < 8; x++) {
         for (int y = 0; y < 8; y++) {
-            putchar(drv_symbol(drv_board[x][y]));
+            putchar(drv_symbol(*drv_cell(drv_board, x, y)));
         }
         putchar('\n');
     }
@@ -87,10 +117,77 @@ static void drv_fill(const char *rows) {
     for (int x = 0, i = 0; x < 8; x++, i++) {
         for (int y = 0; y < 8; y++, i++) {
             if (rows != NULL) {
-                drv_piece(rows[i], &drv_board[x][y]);
+                drv_piece(rows[i], drv_cell(drv_board, x, y));
             }
         }
     }
+}
+
+static const char *drv_start_rows =
+    "--------/bbbbbbbb/bbbbbbbb/--------/--------/wwwwwwww/wwwwwwww/--------";
+
+/* The rows (or columns) where init_board put white men; -1 when it is none of them. */
+static int drv_white_line(piece board[][8], int transposed) {
+    for (int line = 1; line <= 5; line += 4) {
+        int all = 1;
+        for (int k = 0; k < 8 && all; k++) {
+            piece a = transposed ? board[k][line] : board[line][k];
+            piece b = transposed ? board[k][line + 1] : board[line + 1][k];
+            all = a == white_man && b == white_man;
+        }
+        if (all) {
+            return line;
+        }
+    }
+    return -1;
+}
+
+/* Detects the orientation from init_board, then the coordinate base from one opening move. */
+static void drv_detect(void) {
+    static piece scratch[8][8];
+    int line, a, b, c, d, r;
+
+    drv_detected = 1;
+    for (int x = 0; x < 8; x++) {
+        for (int y = 0; y < 8; y++) {
+            scratch[x][y] = empty;
+        }
+    }
+    drv_quiet();
+    init_board(scratch);
+    drv_loud();
+    if ((line = drv_white_line(scratch, 0)) >= 0) {
+        drv_flip = line == 1;
+    } else if ((line = drv_white_line(scratch, 1)) >= 0) {
+        drv_transpose = 1;
+        drv_flip = line == 1;
+    } else {
+        drv_orientation = "white men not found on two full rows after init_board";
+        return;
+    }
+    if (drv_transpose) {
+        drv_orientation = drv_flip ? "the board transposed, white on columns 1-2"
+                                   : "the board transposed, white on columns 5-6";
+    } else if (drv_flip) {
+        drv_orientation = "white starts on rows 1-2";
+    }
+    /* White's man on (5, 3) steps to (4, 3): 0 from a move() that reads the squares as given. */
+    for (drv_base = 0; drv_base <= 1; drv_base++) {
+        drv_fill(drv_start_rows);
+        drv_args(5, 3, &a, &b);
+        drv_args(4, 3, &c, &d);
+        drv_quiet();
+        r = move(drv_board, a, b, c, d, white);
+        drv_loud();
+        if (r == 0 && *drv_cell(drv_board, 4, 3) == white_man) {
+            drv_counting = drv_base ? "1-based coordinates" : "0-based coordinates";
+            drv_fill(NULL);
+            return;
+        }
+    }
+    drv_base = 0;
+    drv_counting = "coordinates not detected (the opening move 5 3 4 3 was refused)";
+    drv_fill(NULL);
 }
 
 static int drv_coordinate(const char *s, int *value) {
@@ -99,13 +196,16 @@ static int drv_coordinate(const char *s, int *value) {
 
 void drv_command(char **tok, int ntok) {
     const char *cmd = tok[0];
-    int fx, fy, tx, ty, r;
+    int fx, fy, tx, ty, a, b, c, d, r;
     piece p;
 
+    if (!drv_detected) {
+        drv_detect();
+    }
     if (strcmp(cmd, "clear") == 0 && ntok == 1) {
         drv_fill(NULL);
     } else if (strcmp(cmd, "start") == 0 && ntok == 1) {
-        drv_fill("--------/bbbbbbbb/bbbbbbbb/--------/--------/wwwwwwww/wwwwwwww/--------");
+        drv_fill(drv_start_rows);
     } else if (strcmp(cmd, "init") == 0 && ntok == 1) {
         drv_quiet();
         init_board(drv_board);
@@ -114,15 +214,17 @@ void drv_command(char **tok, int ntok) {
         drv_fill(tok[1]);
     } else if (strcmp(cmd, "set") == 0 && ntok == 4 && drv_coordinate(tok[1], &fx)
                && drv_coordinate(tok[2], &fy) && drv_piece(tok[3][0], &p)) {
-        drv_board[fx][fy] = p;
+        *drv_cell(drv_board, fx, fy) = p;
     } else if (strcmp(cmd, "move") == 0 && ntok == 6 && drv_coordinate(tok[1], &fx)
                && drv_coordinate(tok[2], &fy) && drv_coordinate(tok[3], &tx)
                && drv_coordinate(tok[4], &ty)
                && (strcmp(tok[5], "white") == 0 || strcmp(tok[5], "black") == 0)) {
-        int was_empty = drv_board[fx][fy] == empty;
+        int was_empty = *drv_cell(drv_board, fx, fy) == empty;
         player who = strcmp(tok[5], "white") == 0 ? white : black;
+        drv_args(fx, fy, &a, &b);
+        drv_args(tx, ty, &c, &d);
         drv_quiet();
-        r = move(drv_board, fx, fy, tx, ty, who);
+        r = move(drv_board, a, b, c, d, who);
         drv_loud();
         if (was_empty && (r == -1 || r == -2)) {
             printf("move from an empty square returned -1 or -2\n");
@@ -134,6 +236,12 @@ void drv_command(char **tok, int ntok) {
         r = check_end_of_game(drv_board);
         drv_loud();
         printf("check_end_of_game returned %d\n", r);
+    } else if (strcmp(cmd, "conventions") == 0 && ntok == 1) {
+        int handout = white_man == 0 && black_man == 1 && white_king == 2 && black_king == 3
+                      && empty == 4;
+        printf("conventions: %s, %s, %s\n",
+               handout ? "pieces as the handout's enum" : "pieces with other values than the handout's enum",
+               drv_orientation, drv_counting);
     } else if (strcmp(cmd, "dump") == 0 && ntok == 1) {
         drv_dump();
     } else if (strcmp(cmd, "display") == 0 && ntok == 1) {

@@ -1,6 +1,7 @@
 //! The correct C fixtures and the Rust reference print identical transcripts, byte for byte: for each
 //! assignment, 200 seeded whole games (also as the `game` builds link them, with our functions from
-//! `cases/<id>/`) and 200 random driver scripts. Also what the backgammon driver
+//! `cases/<id>/`) and 200 random driver scripts (Turkish draughts: under three conventions, the
+//! handout's and two others the driver translates). Also what the backgammon driver
 //! prints for incorrect functions, which the reference never prints.
 
 mod common;
@@ -354,22 +355,53 @@ fn random_draughts_position(rng: &mut fastrand::Rng) -> String {
     rows.join("/")
 }
 
+/// Builds the Turkish draughts driver with a fixture's file, as the recipe gathers it: the student's
+/// files under one name, included by the driver.
+fn draughts_driver(dir: &Path, fixture: &str) -> PathBuf {
+    let folder = dir.join(fixture);
+    std::fs::create_dir_all(&folder).unwrap();
+    let student = sources(&format!("fixtures/turkish-draughts/{fixture}"));
+    let text: String = student.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
+    std::fs::write(folder.join("student-source.c"), text).unwrap();
+    let exe = folder.join("driver");
+    let include = format!("-I{}", folder.display());
+    let files = [repo().join("cases/turkish-draughts/driver.c"), repo().join("cases/common/driver-main.c")];
+    gcc(&exe, &files, &[&include]);
+    exe
+}
+
+/// Programs in other conventions than the handout's, which the driver must grade by the same rules.
+const DRAUGHTS_CONVENTIONS: [(&str, &str); 3] = [
+    ("correct", reference::turkish_draughts::driver::HANDOUT_CONVENTIONS),
+    (
+        "variant-white-on-top",
+        "conventions: pieces as the handout's enum, white starts on rows 1-2, 0-based coordinates",
+    ),
+    (
+        "variant-one-based",
+        "conventions: pieces as the handout's enum, white starts on rows 5-6, 1-based coordinates",
+    ),
+];
+
 #[test]
-fn two_hundred_random_turkish_draughts_driver_scripts_agree() {
+fn the_turkish_draughts_driver_finds_each_programs_conventions() {
+    let dir = tempfile::tempdir().unwrap();
+    for (fixture, line) in DRAUGHTS_CONVENTIONS {
+        let exe = draughts_driver(dir.path(), fixture);
+        let out = String::from_utf8(run(&exe, b"conventions\n", &BTreeMap::new())).unwrap();
+        assert_eq!(out, format!("> conventions\n{line}\n"), "{fixture}");
+    }
+}
+
+#[test]
+fn two_hundred_random_turkish_draughts_driver_scripts_agree_under_every_convention() {
     use reference::turkish_draughts::rules::{Board, Player};
 
     let dir = tempfile::tempdir().unwrap();
-    // As the recipe gathers it: the student's file under one name, included by the driver.
-    let student = sources("fixtures/turkish-draughts/correct");
-    let text: String = student.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
-    std::fs::write(dir.path().join("student-source.c"), text).unwrap();
-    let exe = dir.path().join("driver");
-    let include = format!("-I{}", dir.path().display());
-    gcc(
-        &exe,
-        &[repo().join("cases/turkish-draughts/driver.c"), repo().join("cases/common/driver-main.c")],
-        &[&include],
-    );
+    let exes: Vec<(&str, PathBuf)> = DRAUGHTS_CONVENTIONS
+        .iter()
+        .map(|(fixture, _)| (*fixture, draughts_driver(dir.path(), fixture)))
+        .collect();
     let mut rng = fastrand::Rng::with_seed(2018);
     let (mut agreed, mut captures) = (0, 0);
     while agreed < 200 {
@@ -411,12 +443,14 @@ fn two_hundred_random_turkish_draughts_driver_scripts_agree() {
             continue; // A script the rules leave open (two sequences, different captures).
         };
         let script = commands.join("\n") + "\n";
-        let actual = String::from_utf8(run(&exe, script.as_bytes(), &BTreeMap::new())).unwrap();
-        assert!(
-            actual == expected,
-            "script differs:\n{script}\n{}",
-            first_difference(expected.as_bytes(), actual.as_bytes())
-        );
+        for (fixture, exe) in &exes {
+            let actual = String::from_utf8(run(exe, script.as_bytes(), &BTreeMap::new())).unwrap();
+            assert!(
+                actual == expected,
+                "{fixture}: script differs:\n{script}\n{}",
+                first_difference(expected.as_bytes(), actual.as_bytes())
+            );
+        }
         agreed += 1;
     }
     assert!(captures > 100, "the scripts played {captures} captures");

@@ -3,7 +3,9 @@
 //! `cases/turkish-draughts/driver.c` is compiled with a student's file and reads these commands; this
 //! module prints what it prints when the student's functions are correct, so cases' expected output is
 //! generated. Coordinates and symbols are the handout's (`board[x][y]`, x the row, 0 at the top; `-`,
-//! `w`, `b`, `W`, `B`). Scripts whose answer the rules leave open are rejected.
+//! `w`, `b`, `W`, `B`); the C driver translates them into the conventions it finds in the student's
+//! program (where `init_board` puts white, whether `move` counts from 0 or 1), so the rules are graded
+//! under those. Scripts whose answer the rules leave open are rejected.
 //!
 //! | command | output after the echo |
 //! |---|---|
@@ -13,6 +15,7 @@
 //! | `set X Y S` | nothing: the driver sets one square |
 //! | `move FX FY TX TY PLAYER` | `move returned N`; from an empty square, `move from an empty square returned -1 or -2` when it did |
 //! | `end` | `check_end_of_game returned N` (-1, 10 white, 20 black) |
+//! | `conventions` | the conventions the driver found, the handout's for a correct program: [`HANDOUT_CONVENTIONS`] |
 //! | `dump` | the board as the driver reads it: eight rows of eight symbols |
 //! | `display` | what `display_board(board)` prints |
 
@@ -24,6 +27,10 @@ use crate::driver::{arity, number, LineDriver};
 /// The line `move` prints for an empty origin square when the function answered -1 or -2: the
 /// handout's "a piece that does not belong to him" does not say which.
 pub const EMPTY_ORIGIN: &str = "move from an empty square returned -1 or -2";
+
+/// What `conventions` prints for a program in the handout's conventions.
+pub const HANDOUT_CONVENTIONS: &str =
+    "conventions: pieces as the handout's enum, white starts on rows 5-6, 0-based coordinates";
 
 /// The driver: the board a script has set up.
 #[derive(Debug, Clone, Default)]
@@ -88,6 +95,10 @@ impl Driver {
                     outcome => writeln!(out, "move returned {}", outcome.code())?,
                 }
             }
+            "conventions" => {
+                arity(0, name)?;
+                writeln!(out, "{HANDOUT_CONVENTIONS}")?;
+            }
             "end" => {
                 arity(0, name)?;
                 let code = self.board_ref()?.winner().map_or(-1, Player::code);
@@ -98,7 +109,7 @@ impl Driver {
                 out.write_all(self.board_ref()?.display().as_bytes())?;
             }
             _ => anyhow::bail!(
-                "unknown command `{name}` (clear, start, init, position, set, move, end, dump, display)"
+                "unknown command `{name}` (clear, start, init, position, set, move, conventions, end, dump, display)"
             ),
         }
         Ok(())
