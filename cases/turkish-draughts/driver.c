@@ -10,8 +10,12 @@
  *
  * Commands speak the handout's conventions. Before the first command the
  * driver detects the student's own (where init_board puts white, whether
- * move() counts from 0 or 1) and translates every square, so that the rules
- * are graded under them; `conventions` prints what it found.
+ * move() counts from 0 or 1, and how it takes a capture sequence: its final
+ * square, its first landing, or one jump per call) and translates every
+ * square, so that the rules are graded under them; `conventions` prints what
+ * it found of the first two, which the handout's figure settles, and
+ * `capture-convention` the third (all three ways of taking a sequence are
+ * correct).
  */
 
 #include <fcntl.h>
@@ -35,6 +39,9 @@ static int drv_transpose = 0; /* the first index is the column */
 static int drv_base = 0;      /* move() takes coordinates from 1 */
 static const char *drv_orientation = "white starts on rows 5-6";
 static const char *drv_counting = "0-based coordinates";
+/* How move() takes a capture sequence. */
+static enum { DRV_FINAL_SQUARE, DRV_FIRST_LANDING, DRV_ONE_JUMP } drv_captures = DRV_FINAL_SQUARE;
+static const char *drv_capture_convention = "the final square";
 
 /* The student's array indices of the handout's square (x, y). */
 static piece *drv_cell(piece board[][8], int x, int y) {
@@ -142,6 +149,45 @@ static int drv_white_line(piece board[][8], int transposed) {
     return -1;
 }
 
+/* White's man on (5, 3) can take (4, 3) and then (2, 3): one sequence, final square (1, 3). */
+static const char *drv_two_captures =
+    "--------/--------/---b----/--------/---b----/---w----/--------/--------";
+
+/* Calls the student's move() on the handout's squares; 1 when it returned `want` and left the
+ * white man on (x, y). */
+static int drv_try(int fx, int fy, int tx, int ty, int want, int x, int y) {
+    int a, b, c, d, r;
+    drv_args(fx, fy, &a, &b);
+    drv_args(tx, ty, &c, &d);
+    drv_quiet();
+    r = move(drv_board, a, b, c, d, white);
+    drv_loud();
+    return r == want && *drv_cell(drv_board, x, y) == white_man;
+}
+
+/* How move() takes a capture sequence: the final square, the first landing, or one jump per call. */
+static void drv_detect_captures(void) {
+    const char *found = "the final square";
+
+    drv_fill(drv_two_captures);
+    if (!drv_try(5, 3, 1, 3, 2, 1, 3)) {
+        drv_fill(drv_two_captures);
+        if (drv_try(5, 3, 3, 3, 2, 1, 3)) {
+            drv_captures = DRV_FIRST_LANDING;
+            found = "the first landing, move() finishing the sequence";
+        } else {
+            drv_fill(drv_two_captures);
+            if (drv_try(5, 3, 3, 3, 1, 3, 3) && drv_try(3, 3, 1, 3, 1, 1, 3)) {
+                drv_captures = DRV_ONE_JUMP;
+                found = "one jump per call";
+            } else {
+                found = "not detected (taken as the final square)";
+            }
+        }
+    }
+    drv_capture_convention = found;
+}
+
 /* Detects the orientation from init_board, then the coordinate base from one opening move. */
 static void drv_detect(void) {
     static piece scratch[8][8];
@@ -181,6 +227,7 @@ static void drv_detect(void) {
         drv_loud();
         if (r == 0 && *drv_cell(drv_board, 4, 3) == white_man) {
             drv_counting = drv_base ? "1-based coordinates" : "0-based coordinates";
+            drv_detect_captures();
             drv_fill(NULL);
             return;
         }
@@ -215,17 +262,43 @@ void drv_command(char **tok, int ntok) {
     } else if (strcmp(cmd, "set") == 0 && ntok == 4 && drv_coordinate(tok[1], &fx)
                && drv_coordinate(tok[2], &fy) && drv_piece(tok[3][0], &p)) {
         *drv_cell(drv_board, fx, fy) = p;
-    } else if (strcmp(cmd, "move") == 0 && ntok == 6 && drv_coordinate(tok[1], &fx)
-               && drv_coordinate(tok[2], &fy) && drv_coordinate(tok[3], &tx)
-               && drv_coordinate(tok[4], &ty)
+    } else if (strcmp(cmd, "move") == 0 && ntok >= 6 && ntok % 2 == 0 && ntok <= 6 + 2 * 32
+               && drv_coordinate(tok[1], &fx) && drv_coordinate(tok[2], &fy)
+               && drv_coordinate(tok[3], &tx) && drv_coordinate(tok[4], &ty)
                && (strcmp(tok[5], "white") == 0 || strcmp(tok[5], "black") == 0)) {
+        /* The landing squares of a capture sequence, the last being (tx, ty). */
+        int lx[32], ly[32], n = (ntok - 6) / 2, ok = 1;
+        for (int k = 0; k < n && ok; k++) {
+            ok = drv_coordinate(tok[6 + 2 * k], &lx[k]) && drv_coordinate(tok[7 + 2 * k], &ly[k]);
+        }
+        if (!ok) {
+            printf("bad command\n");
+            return;
+        }
         int was_empty = *drv_cell(drv_board, fx, fy) == empty;
         player who = strcmp(tok[5], "white") == 0 ? white : black;
-        drv_args(fx, fy, &a, &b);
-        drv_args(tx, ty, &c, &d);
-        drv_quiet();
-        r = move(drv_board, a, b, c, d, who);
-        drv_loud();
+        if (n == 0 || drv_captures == DRV_FINAL_SQUARE) {
+            lx[0] = tx;
+            ly[0] = ty;
+            n = 1;
+        } else if (drv_captures == DRV_FIRST_LANDING) {
+            n = 1;
+        }
+        /* One call, or one per jump: the captures add up; the first refusal is the answer. */
+        r = 0;
+        for (int k = 0, x = fx, y = fy; k < n; x = lx[k], y = ly[k], k++) {
+            int rk;
+            drv_args(x, y, &a, &b);
+            drv_args(lx[k], ly[k], &c, &d);
+            drv_quiet();
+            rk = move(drv_board, a, b, c, d, who);
+            drv_loud();
+            if (rk < 0) {
+                r = rk;
+                break;
+            }
+            r += rk;
+        }
         if (was_empty && (r == -1 || r == -2)) {
             printf("move from an empty square returned -1 or -2\n");
         } else {
@@ -242,6 +315,8 @@ void drv_command(char **tok, int ntok) {
         printf("conventions: %s, %s, %s\n",
                handout ? "pieces as the handout's enum" : "pieces with other values than the handout's enum",
                drv_orientation, drv_counting);
+    } else if (strcmp(cmd, "capture-convention") == 0 && ntok == 1) {
+        printf("capture sequences: %s\n", drv_capture_convention);
     } else if (strcmp(cmd, "dump") == 0 && ntok == 1) {
         drv_dump();
     } else if (strcmp(cmd, "display") == 0 && ntok == 1) {

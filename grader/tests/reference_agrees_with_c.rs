@@ -1,7 +1,7 @@
 //! The correct C fixtures and the Rust reference print identical transcripts, byte for byte: for each
 //! assignment, 200 seeded whole games (also as the `game` builds link them, with our functions from
-//! `cases/<id>/`) and 200 random driver scripts (Turkish draughts: under three conventions, the
-//! handout's and two others the driver translates). Also what the backgammon driver
+//! `cases/<id>/`) and 200 random driver scripts (Turkish draughts: under five conventions, the
+//! handout's and four others the driver translates). Also what the backgammon driver
 //! prints for incorrect functions, which the reference never prints.
 
 mod common;
@@ -370,26 +370,42 @@ fn draughts_driver(dir: &Path, fixture: &str) -> PathBuf {
     exe
 }
 
-/// Programs in other conventions than the handout's, which the driver must grade by the same rules.
-const DRAUGHTS_CONVENTIONS: [(&str, &str); 3] = [
-    ("correct", reference::turkish_draughts::driver::HANDOUT_CONVENTIONS),
+/// Programs in other conventions than the handout's, which the driver must grade by the same rules:
+/// each with what `conventions` and `capture-convention` print for it.
+const DRAUGHTS_CONVENTIONS: [(&str, &str, &str); 5] = [
+    ("correct", reference::turkish_draughts::driver::HANDOUT_CONVENTIONS, "the final square"),
     (
         "variant-white-on-top",
         "conventions: pieces as the handout's enum, white starts on rows 1-2, 0-based coordinates",
+        "the final square",
     ),
     (
         "variant-one-based",
         "conventions: pieces as the handout's enum, white starts on rows 5-6, 1-based coordinates",
+        "the final square",
+    ),
+    (
+        "variant-first-landing",
+        reference::turkish_draughts::driver::HANDOUT_CONVENTIONS,
+        "the first landing, move() finishing the sequence",
+    ),
+    (
+        "variant-one-jump-per-call",
+        reference::turkish_draughts::driver::HANDOUT_CONVENTIONS,
+        "one jump per call",
     ),
 ];
 
 #[test]
 fn the_turkish_draughts_driver_finds_each_programs_conventions() {
     let dir = tempfile::tempdir().unwrap();
-    for (fixture, line) in DRAUGHTS_CONVENTIONS {
+    for (fixture, line, captures) in DRAUGHTS_CONVENTIONS {
         let exe = draughts_driver(dir.path(), fixture);
-        let out = String::from_utf8(run(&exe, b"conventions\n", &BTreeMap::new())).unwrap();
-        assert_eq!(out, format!("> conventions\n{line}\n"), "{fixture}");
+        let out =
+            String::from_utf8(run(&exe, b"conventions\ncapture-convention\n", &BTreeMap::new())).unwrap();
+        let expected =
+            format!("> conventions\n{line}\n> capture-convention\ncapture sequences: {captures}\n");
+        assert_eq!(out, expected, "{fixture}");
     }
 }
 
@@ -400,7 +416,7 @@ fn two_hundred_random_turkish_draughts_driver_scripts_agree_under_every_conventi
     let dir = tempfile::tempdir().unwrap();
     let exes: Vec<(&str, PathBuf)> = DRAUGHTS_CONVENTIONS
         .iter()
-        .map(|(fixture, _)| (*fixture, draughts_driver(dir.path(), fixture)))
+        .map(|(fixture, ..)| (*fixture, draughts_driver(dir.path(), fixture)))
         .collect();
     let mut rng = fastrand::Rng::with_seed(2018);
     let (mut agreed, mut captures) = (0, 0);
@@ -416,18 +432,28 @@ fn two_hundred_random_turkish_draughts_driver_scripts_agree_under_every_conventi
         let mut player = if rng.bool() { Player::White } else { Player::Black };
         for _ in 0..6 {
             let legal = board.legal_moves(player);
-            let (from, to) = match rng.u8(..4) {
-                // Mostly a legal move, so that games go on and sequences are played.
+            let (from, to, landings) = match rng.u8(..4) {
+                // Mostly a legal move, so that games go on and sequences are played; a capture lists
+                // its landing squares, as cases do.
                 0 | 1 if !legal.is_empty() => {
                     let mv = &legal[rng.usize(..legal.len())];
-                    (mv.from, mv.to)
+                    let landings: String = mv.landings.iter().map(|l| format!(" {} {}", l.x, l.y)).collect();
+                    (mv.from, mv.to, landings)
                 }
                 _ => (
                     reference::turkish_draughts::rules::Square::new(rng.i32(0..8), rng.i32(0..8)),
                     reference::turkish_draughts::rules::Square::new(rng.i32(0..8), rng.i32(0..8)),
+                    String::new(),
                 ),
             };
-            commands.push(format!("move {} {} {} {} {}", from.x, from.y, to.x, to.y, player.name()));
+            commands.push(format!(
+                "move {} {} {} {} {}{landings}",
+                from.x,
+                from.y,
+                to.x,
+                to.y,
+                player.name()
+            ));
             if let reference::turkish_draughts::rules::Outcome::Moved(n) = board.play(player, from, to) {
                 captures += n;
                 player = player.opponent();

@@ -13,9 +13,10 @@
 //! | `init` | nothing: `init_board(board)` (what it prints is dropped) |
 //! | `position R0/R1/.../R7` | nothing: the driver sets the board, eight rows of eight symbols |
 //! | `set X Y S` | nothing: the driver sets one square |
-//! | `move FX FY TX TY PLAYER` | `move returned N`; from an empty square, `move from an empty square returned -1 or -2` when it did |
+//! | `move FX FY TX TY PLAYER [L1X L1Y ...]` | `move returned N`; from an empty square, `move from an empty square returned -1 or -2` when it did. A capture sequence may list its landing squares (the last is `TX TY`): the driver needs them for a program whose `move` takes the first landing, or one jump per call |
 //! | `end` | `check_end_of_game returned N` (-1, 10 white, 20 black) |
 //! | `conventions` | the conventions the driver found, the handout's for a correct program: [`HANDOUT_CONVENTIONS`] |
+//! | `capture-convention` | how `move` takes a capture sequence, all correct: `capture sequences: the final square` here; a program may take `the first landing, move() finishing the sequence` or `one jump per call` |
 //! | `dump` | the board as the driver reads it: eight rows of eight symbols |
 //! | `display` | what `display_board(board)` prints |
 
@@ -73,21 +74,49 @@ impl Driver {
                 no_man_on_its_last_row(board)?;
             }
             "move" => {
-                arity(5, "move FX FY TX TY PLAYER")?;
+                anyhow::ensure!(
+                    args.len() >= 5 && args.len() % 2 == 1,
+                    "usage: move FX FY TX TY PLAYER [L1X L1Y ...]"
+                );
                 let from = square(args[0], args[1])?;
                 let to = square(args[2], args[3])?;
                 let player = player(args[4])?;
+                let landings =
+                    args[5..].chunks(2).map(|xy| square(xy[0], xy[1])).collect::<anyhow::Result<Vec<_>>>()?;
                 let board = self.board_mut()?;
                 let matching: Vec<_> =
                     board.legal_moves(player).into_iter().filter(|m| m.from == from && m.to == to).collect();
-                if matching.iter().any(|m| {
-                    let mut captured = m.captured.clone();
-                    let mut first = matching[0].captured.clone();
-                    captured.sort();
-                    first.sort();
-                    captured != first
-                }) {
+                let sorted = |squares: &[Square]| {
+                    let mut squares = squares.to_vec();
+                    squares.sort();
+                    squares
+                };
+                if matching.iter().any(|m| sorted(&m.captured) != sorted(&matching[0].captured)) {
                     anyhow::bail!("two maximal sequences from {from} end on {to} capturing different pieces");
+                }
+                if !landings.is_empty() && !matching.iter().any(|m| m.landings == landings) {
+                    anyhow::bail!("the landings are not those of a legal capture sequence from {from} to {to}");
+                }
+                // Without its landings, a square on the way of a sequence of several captures means one
+                // thing to a move() that takes the final square and another to one that takes the first
+                // landing or one jump per call.
+                if landings.is_empty() {
+                    let on_the_way = board
+                        .legal_moves(player)
+                        .iter()
+                        .any(|m| m.from == from && m.landings.len() > 1 && m.landings.contains(&to));
+                    anyhow::ensure!(
+                        !on_the_way,
+                        "{to} is on the way of a capture sequence from {from}: give its landing squares"
+                    );
+                }
+                // A program whose move() takes the first landing finishes the sequence its own way: the
+                // first landing must settle where it ends and what it takes.
+                if let Some(first) = landings.first() {
+                    let settled = board.legal_moves(player).iter().filter(|m| m.from == from).all(|m| {
+                        m.landings.first() != Some(first) || (m.to == to && sorted(&m.captured) == sorted(&matching[0].captured))
+                    });
+                    anyhow::ensure!(settled, "from {from}, the first landing {first} does not settle the sequence");
                 }
                 let empty = board.get(from).is_none();
                 match board.play(player, from, to) {
@@ -99,6 +128,10 @@ impl Driver {
                 arity(0, name)?;
                 writeln!(out, "{HANDOUT_CONVENTIONS}")?;
             }
+            "capture-convention" => {
+                arity(0, name)?;
+                writeln!(out, "capture sequences: the final square")?;
+            }
             "end" => {
                 arity(0, name)?;
                 let code = self.board_ref()?.winner().map_or(-1, Player::code);
@@ -109,7 +142,7 @@ impl Driver {
                 out.write_all(self.board_ref()?.display().as_bytes())?;
             }
             _ => anyhow::bail!(
-                "unknown command `{name}` (clear, start, init, position, set, move, conventions, end, dump, display)"
+                "unknown command `{name}` (clear, start, init, position, set, move, conventions, capture-convention, end, dump, display)"
             ),
         }
         Ok(())
@@ -206,5 +239,16 @@ mod tests {
         assert!(err.contains("not white or black"), "{err}");
         let err = run_script::<Driver, _>(&["start", "move 5 0 4 8 white"]).unwrap_err().to_string();
         assert!(err.contains("Y `8` is not a number 0..7"), "{err}");
+        let capture = "position --------/--------/---b----/--------/---b----/---w----/--------/--------";
+        let err = run_script::<Driver, _>(&[capture, "move 5 3 1 3 white 2 3 1 3"]).unwrap_err().to_string();
+        assert!(err.contains("not those of a legal capture sequence"), "{err}");
+        let err = run_script::<Driver, _>(&[capture, "move 5 3 3 3 white"]).unwrap_err().to_string();
+        assert!(err.contains("give its landing squares"), "{err}");
+        let out = run_script::<Driver, _>(&[capture, "move 5 3 1 3 white 3 3 1 3"]).unwrap();
+        assert!(out.ends_with("move returned 2\n"), "{out}");
+        // A king landing on (3 3) goes on left or right: the first landing does not settle the sequence.
+        let fork = "position --------/--------/--------/-b---b--/--------/---b----/--------/---W----";
+        let err = run_script::<Driver, _>(&[fork, "move 7 3 3 0 white 3 3 3 0"]).unwrap_err().to_string();
+        assert!(err.contains("does not settle the sequence"), "{err}");
     }
 }
