@@ -153,36 +153,37 @@ static int drv_white_line(piece board[][8], int transposed) {
 static const char *drv_two_captures =
     "--------/--------/---b----/--------/---b----/---w----/--------/--------";
 
-/* Calls the student's move() on the handout's squares; 1 when it returned `want` and left the
- * white man on (x, y). */
-static int drv_try(int fx, int fy, int tx, int ty, int want, int x, int y) {
+/* Calls the student's move() for white on the handout's squares. */
+static int drv_white_move(int fx, int fy, int tx, int ty) {
     int a, b, c, d, r;
     drv_args(fx, fy, &a, &b);
     drv_args(tx, ty, &c, &d);
     drv_quiet();
     r = move(drv_board, a, b, c, d, white);
     drv_loud();
-    return r == want && *drv_cell(drv_board, x, y) == white_man;
+    return r;
 }
 
-/* How move() takes a capture sequence: the final square, the first landing, or one jump per call. */
+/* How move() takes a capture sequence: the final square, the first landing, or one jump per call.
+ * A program that plays one jump per call is left in the middle of its sequence by the second try,
+ * so the third finishes that same sequence. */
 static void drv_detect_captures(void) {
-    const char *found = "the final square";
+    const char *found = "not detected (taken as the final square)";
+    int r;
 
     drv_fill(drv_two_captures);
-    if (!drv_try(5, 3, 1, 3, 2, 1, 3)) {
+    if (drv_white_move(5, 3, 1, 3) == 2 && *drv_cell(drv_board, 1, 3) == white_man) {
+        found = "the final square";
+    } else {
         drv_fill(drv_two_captures);
-        if (drv_try(5, 3, 3, 3, 2, 1, 3)) {
+        r = drv_white_move(5, 3, 3, 3);
+        if (r == 2 && *drv_cell(drv_board, 1, 3) == white_man) {
             drv_captures = DRV_FIRST_LANDING;
             found = "the first landing, move() finishing the sequence";
-        } else {
-            drv_fill(drv_two_captures);
-            if (drv_try(5, 3, 3, 3, 1, 3, 3) && drv_try(3, 3, 1, 3, 1, 1, 3)) {
-                drv_captures = DRV_ONE_JUMP;
-                found = "one jump per call";
-            } else {
-                found = "not detected (taken as the final square)";
-            }
+        } else if (r == 1 && *drv_cell(drv_board, 3, 3) == white_man
+                   && drv_white_move(3, 3, 1, 3) == 1 && *drv_cell(drv_board, 1, 3) == white_man) {
+            drv_captures = DRV_ONE_JUMP;
+            found = "one jump per call";
         }
     }
     drv_capture_convention = found;
@@ -191,7 +192,7 @@ static void drv_detect_captures(void) {
 /* Detects the orientation from init_board, then the coordinate base from one opening move. */
 static void drv_detect(void) {
     static piece scratch[8][8];
-    int line, a, b, c, d, r;
+    int line;
 
     drv_detected = 1;
     for (int x = 0; x < 8; x++) {
@@ -220,12 +221,7 @@ static void drv_detect(void) {
     /* White's man on (5, 3) steps to (4, 3): 0 from a move() that reads the squares as given. */
     for (drv_base = 0; drv_base <= 1; drv_base++) {
         drv_fill(drv_start_rows);
-        drv_args(5, 3, &a, &b);
-        drv_args(4, 3, &c, &d);
-        drv_quiet();
-        r = move(drv_board, a, b, c, d, white);
-        drv_loud();
-        if (r == 0 && *drv_cell(drv_board, 4, 3) == white_man) {
+        if (drv_white_move(5, 3, 4, 3) == 0 && *drv_cell(drv_board, 4, 3) == white_man) {
             drv_counting = drv_base ? "1-based coordinates" : "0-based coordinates";
             drv_detect_captures();
             drv_fill(NULL);
