@@ -84,8 +84,8 @@ impl Driver {
                 let landings =
                     args[5..].chunks(2).map(|xy| square(xy[0], xy[1])).collect::<anyhow::Result<Vec<_>>>()?;
                 let board = self.board_mut()?;
-                let matching: Vec<_> =
-                    board.legal_moves(player).into_iter().filter(|m| m.from == from && m.to == to).collect();
+                let legal = board.legal_moves(player);
+                let matching: Vec<_> = legal.iter().filter(|m| m.from == from && m.to == to).collect();
                 let sorted = |squares: &[Square]| {
                     let mut squares = squares.to_vec();
                     squares.sort();
@@ -101,10 +101,8 @@ impl Driver {
                 // thing to a move() that takes the final square and another to one that takes the first
                 // landing or one jump per call.
                 if landings.is_empty() {
-                    let on_the_way = board
-                        .legal_moves(player)
-                        .iter()
-                        .any(|m| m.from == from && m.landings.len() > 1 && m.landings.contains(&to));
+                    let on_the_way =
+                        legal.iter().any(|m| m.from == from && m.landings.len() > 1 && m.landings.contains(&to));
                     anyhow::ensure!(
                         !on_the_way,
                         "{to} is on the way of a capture sequence from {from}: give its landing squares"
@@ -113,7 +111,7 @@ impl Driver {
                 // A program whose move() takes the first landing finishes the sequence its own way: the
                 // first landing must settle where it ends and what it takes.
                 if let Some(first) = landings.first() {
-                    let settled = board.legal_moves(player).iter().filter(|m| m.from == from).all(|m| {
+                    let settled = legal.iter().filter(|m| m.from == from).all(|m| {
                         m.landings.first() != Some(first) || (m.to == to && sorted(&m.captured) == sorted(&matching[0].captured))
                     });
                     anyhow::ensure!(settled, "from {from}, the first landing {first} does not settle the sequence");
