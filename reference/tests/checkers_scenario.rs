@@ -201,7 +201,7 @@ impl Typed {
     }
 
     fn backwards(&self) -> bool {
-        (self.mv.to.y - self.mv.from.y).signum() == -self.mover.forward()
+        self.mv.is_backwards_for(self.mover)
     }
 
     fn jump_available(&self) -> bool {

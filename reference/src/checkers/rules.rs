@@ -121,6 +121,11 @@ impl Move {
         (self.to.x - self.from.x, self.to.y - self.from.y)
     }
 
+    /// The move goes toward `colour`'s own side: backwards, which only its kings may.
+    pub fn is_backwards_for(self, colour: Colour) -> bool {
+        (self.to.y - self.from.y).signum() == -colour.forward()
+    }
+
     /// The square jumped over by a two-square diagonal move.
     pub fn middle(self) -> Square {
         Square::new((self.from.x + self.to.x).div_euclid(2), (self.from.y + self.to.y).div_euclid(2))

@@ -268,8 +268,7 @@ impl Stats {
                     if played.crowned && !stats.crowned.contains(&mover) {
                         stats.crowned.push(mover);
                     }
-                    stats.king_moved_backwards |=
-                        was_king && (mv.to.y - mv.from.y).signum() == -mover.forward();
+                    stats.king_moved_backwards |= was_king && mv.is_backwards_for(mover);
                     stats.captures += u64::from(played.kind == Kind::Jump);
                     mover = mover.opponent();
                 }
@@ -440,7 +439,7 @@ impl Policy {
         if candidates.is_empty() {
             return None;
         }
-        let preferred = self.preferred(board, &candidates);
+        let preferred = self.preferred(board, mover, &candidates);
         let pool = if preferred.is_empty() { &candidates } else { &preferred };
         let mv = pool[self.rng.usize(..pool.len())];
         if board.check(mover, mv) == Ok(Kind::Jump) {
@@ -478,7 +477,7 @@ impl Policy {
                 .into_iter()
                 .filter(|mv| {
                     board.get(mv.from).is_some_and(|p| p.king)
-                        && (mv.to.y - mv.from.y).signum() == -mover.forward()
+                        && mv.is_backwards_for(mover)
                         && !could_continue(board, mover, *mv)
                 })
                 .collect(),
@@ -519,12 +518,12 @@ impl Policy {
         after.jumps(opponent).iter().all(|jump| {
             self.config.finish == Some(Finish::KingJumpsBackwards)
                 && after.get(jump.from).is_some_and(|p| p.king)
-                && (jump.to.y - jump.from.y).signum() == -opponent.forward()
+                && jump.is_backwards_for(opponent)
         }) && after.jumps(mover).is_empty()
     }
 
     /// The candidates the policy's preferences pick out (none: no preference applies).
-    fn preferred(&self, board: &Board, candidates: &[Move]) -> Vec<Move> {
+    fn preferred(&self, board: &Board, mover: Colour, candidates: &[Move]) -> Vec<Move> {
         if self.config.revisit {
             let revisits: Vec<Move> =
                 candidates.iter().copied().filter(|mv| self.captured.contains(&mv.to)).collect();
@@ -535,14 +534,8 @@ impl Policy {
         if self.config.kings_first {
             let kings: Vec<Move> =
                 candidates.iter().copied().filter(|mv| board.get(mv.from).is_some_and(|p| p.king)).collect();
-            let backwards: Vec<Move> = kings
-                .iter()
-                .copied()
-                .filter(|mv| {
-                    let colour = board.get(mv.from).map_or(Colour::Red, |p| p.colour);
-                    (mv.to.y - mv.from.y).signum() == -colour.forward()
-                })
-                .collect();
+            let backwards: Vec<Move> =
+                kings.iter().copied().filter(|mv| mv.is_backwards_for(mover)).collect();
             if !backwards.is_empty() {
                 return backwards;
             }
@@ -550,14 +543,7 @@ impl Policy {
                 return kings;
             }
             // Otherwise the most advanced men, so that crowning comes soon.
-            let advance = |mv: &Move| {
-                let colour = board.get(mv.from).map_or(Colour::Red, |p| p.colour);
-                if colour == Colour::Red {
-                    mv.to.y
-                } else {
-                    7 - mv.to.y
-                }
-            };
+            let advance = |mv: &Move| if mover == Colour::Red { mv.to.y } else { 7 - mv.to.y };
             let best = candidates.iter().map(advance).max().unwrap_or(0);
             return candidates.iter().copied().filter(|mv| advance(mv) == best).collect();
         }

@@ -95,20 +95,7 @@ impl Piece {
             _ => return None,
         })
     }
-
-    /// The handout's enum value: white_man 0, black_man 1, white_king 2, black_king 3.
-    pub fn code(self) -> i32 {
-        match (self.owner, self.king) {
-            (Player::White, false) => 0,
-            (Player::Black, false) => 1,
-            (Player::White, true) => 2,
-            (Player::Black, true) => 3,
-        }
-    }
 }
-
-/// The handout's enum value of an empty square.
-pub const EMPTY_CODE: i32 = 4;
 
 /// A square: row x (0 at the top), column y. Either may be off the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
