@@ -1,28 +1,36 @@
 /*
  * Function-level grading driver for the Turkish draughts assignment.
  *
- * Includes the student's file (gathered into student-source.c in the build
- * folder, its main renamed), so that the student's own piece and player types
- * and prototypes are the ones used, and answers one command per line on
- * standard input (see reference/src/turkish_draughts/driver.rs for the
- * language). Never calls sample_game_1 or sample_game_2. What the student's
- * functions print goes to /dev/null except under `display`.
+ * Includes the student's file (configure.sh joins it into student-source.c in
+ * the build folder and writes drv-config.h: the board's element type, the
+ * player type, whether the handout's enum constants exist), with its main
+ * renamed, so that the student's own types and prototypes are the ones used.
+ * Answers one command per line on standard input (see
+ * reference/src/turkish_draughts/driver.rs for the language). Never calls
+ * sample_game_1 or sample_game_2. What the student's functions print goes to
+ * /dev/null, except display_board's, which `display` and `display-content`
+ * capture.
  *
  * Commands speak the handout's conventions. Before the first command the
- * driver detects the student's own (where init_board puts white, whether
- * move() counts from 0 or 1, and how it takes a capture sequence: its final
- * square, its first landing, or one jump per call) and translates every
- * square, so that the rules are graded under them; `conventions` prints what
- * it found of the first two, which the handout's figure settles, and
- * `capture-convention` the third (all three ways of taking a sequence are
- * correct).
+ * driver detects the student's own and translates every square and value, so
+ * that the rules are graded under them: the piece values (the handout's enum
+ * or characters), where init_board puts white (also a transposed board),
+ * whether move() counts from 0 or 1, the player values move() takes, and how
+ * it takes a capture sequence (its final square, its first landing, or one
+ * jump per call). `convention NAME` prints what it found. Every detection is
+ * judged by the board move() leaves, never by its return value, so that a
+ * program with junk return values is graded under its conventions too.
  */
 
+#define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+
+#include "drv-config.h"
 
 #define main student_main
 #include "student-source.c"
@@ -30,7 +38,16 @@
 
 #include "../common/driver-main.h"
 
-static piece drv_board[8][8];
+typedef DRV_CELL drv_cell_t;
+typedef DRV_PLAYER drv_player_t;
+
+static drv_cell_t drv_board[8][8];
+
+/* The student's values of the five pieces and of the two players. */
+static drv_cell_t drv_white_man, drv_black_man, drv_white_king, drv_black_king, drv_empty;
+static drv_player_t drv_white, drv_black;
+static char drv_pieces[96] = "the handout's enum";
+static char drv_players[96] = "";
 
 /* The student's conventions, detected once before the first command. */
 static int drv_detected = 0;
@@ -38,13 +55,13 @@ static int drv_flip = 0;      /* white starts on rows 1-2: rows are mirrored */
 static int drv_transpose = 0; /* the first index is the column */
 static int drv_base = 0;      /* move() takes coordinates from 1 */
 static const char *drv_orientation = "white starts on rows 5-6";
-static const char *drv_counting = "0-based coordinates";
+static const char *drv_counting = "0-based";
 /* How move() takes a capture sequence. */
 static enum { DRV_FINAL_SQUARE, DRV_FIRST_LANDING, DRV_ONE_JUMP } drv_captures = DRV_FINAL_SQUARE;
 static const char *drv_capture_convention = "the final square";
 
 /* The student's array indices of the handout's square (x, y). */
-static piece *drv_cell(piece board[][8], int x, int y) {
+static drv_cell_t *drv_cell(drv_cell_t board[][8], int x, int y) {
     if (drv_flip) {
         x = 7 - x;
     }
@@ -61,25 +78,23 @@ static void drv_args(int x, int y, int *a, int *b) {
 }
 
 /* The handout's symbol of a piece; '?' for a value that is no piece. */
-static char drv_symbol(piece p) {
-    switch (p) {
-    case white_man: return 'w';
-    case black_man: return 'b';
-    case white_king: return 'W';
-    case black_king: return 'B';
-    case empty: return '-';
-    default: return '?';
-    }
+static char drv_symbol(drv_cell_t p) {
+    if (p == drv_white_man) return 'w';
+    if (p == drv_black_man) return 'b';
+    if (p == drv_white_king) return 'W';
+    if (p == drv_black_king) return 'B';
+    if (p == drv_empty) return '-';
+    return '?';
 }
 
 /* The piece of a symbol; 1 on success. */
-static int drv_piece(char c, piece *p) {
+static int drv_piece(char c, drv_cell_t *p) {
     switch (c) {
-    case 'w': *p = white_man; return 1;
-    case 'b': *p = black_man; return 1;
-    case 'W': *p = white_king; return 1;
-    case 'B': *p = black_king; return 1;
-    case '-': *p = empty; return 1;
+    case 'w': *p = drv_white_man; return 1;
+    case 'b': *p = drv_black_man; return 1;
+    case 'W': *p = drv_white_king; return 1;
+    case 'B': *p = drv_black_king; return 1;
+    case '-': *p = drv_empty; return 1;
     default: return 0;
     }
 }
@@ -118,7 +133,7 @@ static void drv_dump(void) {
 static void drv_fill(const char *rows) {
     for (int x = 0; x < 8; x++) {
         for (int y = 0; y < 8; y++) {
-            drv_board[x][y] = empty;
+            drv_board[x][y] = drv_empty;
         }
     }
     for (int x = 0, i = 0; x < 8; x++, i++) {
@@ -134,13 +149,13 @@ static const char *drv_start_rows =
     "--------/bbbbbbbb/bbbbbbbb/--------/--------/wwwwwwww/wwwwwwww/--------";
 
 /* The rows (or columns) where init_board put white men; -1 when it is none of them. */
-static int drv_white_line(piece board[][8], int transposed) {
+static int drv_white_line(drv_cell_t board[][8], int transposed) {
     for (int line = 1; line <= 5; line += 4) {
         int all = 1;
         for (int k = 0; k < 8 && all; k++) {
-            piece a = transposed ? board[k][line] : board[line][k];
-            piece b = transposed ? board[k][line + 1] : board[line + 1][k];
-            all = a == white_man && b == white_man;
+            drv_cell_t a = transposed ? board[k][line] : board[line][k];
+            drv_cell_t b = transposed ? board[k][line + 1] : board[line + 1][k];
+            all = a == drv_white_man && b == drv_white_man;
         }
         if (all) {
             return line;
@@ -149,60 +164,91 @@ static int drv_white_line(piece board[][8], int transposed) {
     return -1;
 }
 
-/* White's man on (5, 3) can take (4, 3) and then (2, 3): one sequence, final square (1, 3). */
-static const char *drv_two_captures =
-    "--------/--------/---b----/--------/---b----/---w----/--------/--------";
-
-/* Calls the student's move() for white on the handout's squares. */
-static int drv_white_move(int fx, int fy, int tx, int ty) {
+/* Calls the student's move() on the handout's squares, quietly. */
+static int drv_move(int fx, int fy, int tx, int ty, drv_player_t who) {
     int a, b, c, d, r;
     drv_args(fx, fy, &a, &b);
     drv_args(tx, ty, &c, &d);
     drv_quiet();
-    r = move(drv_board, a, b, c, d, white);
+    r = move(drv_board, a, b, c, d, who);
     drv_loud();
     return r;
 }
 
-/* How move() takes a capture sequence: the final square, the first landing, or one jump per call.
- * A program that plays one jump per call is left in the middle of its sequence by the second try,
- * so the third finishes that same sequence. */
-static void drv_detect_captures(void) {
-    const char *found = "not detected (taken as the final square)";
-    int r;
-
-    drv_fill(drv_two_captures);
-    if (drv_white_move(5, 3, 1, 3) == 2 && *drv_cell(drv_board, 1, 3) == white_man) {
-        found = "the final square";
-    } else {
-        drv_fill(drv_two_captures);
-        r = drv_white_move(5, 3, 3, 3);
-        if (r == 2 && *drv_cell(drv_board, 1, 3) == white_man) {
-            drv_captures = DRV_FIRST_LANDING;
-            found = "the first landing, move() finishing the sequence";
-        } else if (r == 1 && *drv_cell(drv_board, 3, 3) == white_man
-                   && drv_white_move(3, 3, 1, 3) == 1 && *drv_cell(drv_board, 1, 3) == white_man) {
-            drv_captures = DRV_ONE_JUMP;
-            found = "one jump per call";
-        }
-    }
-    drv_capture_convention = found;
+/* Whether the handout's square holds a white man, and the other two are empty. */
+static int drv_white_at(int x, int y, int ex, int ey, int fx, int fy) {
+    return *drv_cell(drv_board, x, y) == drv_white_man && *drv_cell(drv_board, ex, ey) == drv_empty
+           && *drv_cell(drv_board, fx, fy) == drv_empty;
 }
 
-/* Detects the orientation from init_board, then the coordinate base from one opening move. */
+/* White's man on (5, 3) can take (4, 3) and then (2, 3): one sequence, final square (1, 3). */
+static const char *drv_two_captures =
+    "--------/--------/---b----/--------/---b----/---w----/--------/--------";
+
+/* How move() takes a capture sequence: the final square, the first landing, or one jump per call,
+ * told by where the man ends up. A program that plays one jump per call is left in the middle of
+ * its sequence by the second try, so the third finishes that same sequence. */
+static void drv_detect_captures(void) {
+    drv_capture_convention = "not detected (taken as the final square)";
+    drv_fill(drv_two_captures);
+    drv_move(5, 3, 1, 3, drv_white);
+    if (drv_white_at(1, 3, 5, 3, 3, 3)) {
+        drv_capture_convention = "the final square";
+        return;
+    }
+    drv_fill(drv_two_captures);
+    drv_move(5, 3, 3, 3, drv_white);
+    if (drv_white_at(1, 3, 5, 3, 3, 3)) {
+        drv_captures = DRV_FIRST_LANDING;
+        drv_capture_convention = "the first landing, move() finishing the sequence";
+    } else if (drv_white_at(3, 3, 5, 3, 1, 3)) {
+        drv_move(3, 3, 1, 3, drv_white);
+        if (drv_white_at(1, 3, 5, 3, 3, 3)) {
+            drv_captures = DRV_ONE_JUMP;
+            drv_capture_convention = "one jump per call";
+        }
+    }
+}
+
+/* The piece values: the handout's enum constants when the file has them, else characters, with the
+ * empty square's as init_board leaves row 0. */
+static void drv_detect_pieces(drv_cell_t scratch[][8]) {
+#if DRV_PIECE_ENUM
+    drv_white_man = white_man;
+    drv_black_man = black_man;
+    drv_white_king = white_king;
+    drv_black_king = black_king;
+    drv_empty = empty;
+    if (!(white_man == 0 && black_man == 1 && white_king == 2 && black_king == 3 && empty == 4)) {
+        snprintf(drv_pieces, sizeof drv_pieces, "the handout's enum names with other values");
+    }
+#else
+    drv_white_man = 'w';
+    drv_black_man = 'b';
+    drv_white_king = 'W';
+    drv_black_king = 'B';
+    drv_empty = scratch[0][0];
+    if (drv_empty >= 32 && drv_empty < 127) {
+        snprintf(drv_pieces, sizeof drv_pieces, "the characters w b W B and '%c' for empty", (char)drv_empty);
+    } else {
+        snprintf(drv_pieces, sizeof drv_pieces, "the characters w b W B and %d for empty", (int)drv_empty);
+    }
+#endif
+    (void)scratch;
+}
+
+/* Detects the piece values and the orientation from init_board, then the coordinate base (and,
+ * without the handout's player enum, the player values) from one opening move. */
 static void drv_detect(void) {
-    static piece scratch[8][8];
+    static drv_cell_t scratch[8][8];
     int line;
 
     drv_detected = 1;
-    for (int x = 0; x < 8; x++) {
-        for (int y = 0; y < 8; y++) {
-            scratch[x][y] = empty;
-        }
-    }
+    memset(scratch, 0, sizeof scratch);
     drv_quiet();
     init_board(scratch);
     drv_loud();
+    drv_detect_pieces(scratch);
     if ((line = drv_white_line(scratch, 0)) >= 0) {
         drv_flip = line == 1;
     } else if ((line = drv_white_line(scratch, 1)) >= 0) {
@@ -210,7 +256,6 @@ static void drv_detect(void) {
         drv_flip = line == 1;
     } else {
         drv_orientation = "white men not found on two full rows after init_board";
-        return;
     }
     if (drv_transpose) {
         drv_orientation = drv_flip ? "the board transposed, white on columns 1-2"
@@ -218,18 +263,38 @@ static void drv_detect(void) {
     } else if (drv_flip) {
         drv_orientation = "white starts on rows 1-2";
     }
-    /* White's man on (5, 3) steps to (4, 3): 0 from a move() that reads the squares as given. */
-    for (drv_base = 0; drv_base <= 1; drv_base++) {
-        drv_fill(drv_start_rows);
-        if (drv_white_move(5, 3, 4, 3) == 0 && *drv_cell(drv_board, 4, 3) == white_man) {
-            drv_counting = drv_base ? "1-based coordinates" : "0-based coordinates";
-            drv_detect_captures();
-            drv_fill(NULL);
-            return;
+#if DRV_PLAYER_ENUM
+    static const long players[][2] = {{white, black}};
+#else
+    static const long players[][2] = {{10, 20}, {'w', 'b'}, {'W', 'B'}, {0, 1}, {1, 2}, {1, 0}};
+#endif
+    /* White's man on (5, 3) steps to (4, 3). */
+    for (size_t k = 0; k < sizeof players / sizeof players[0]; k++) {
+        drv_white = (drv_player_t)players[k][0];
+        drv_black = (drv_player_t)players[k][1];
+        for (drv_base = 0; drv_base <= 1; drv_base++) {
+            drv_fill(drv_start_rows);
+            drv_move(5, 3, 4, 3, drv_white);
+            if (drv_white_at(4, 3, 5, 3, 3, 3)) {
+                drv_counting = drv_base ? "1-based" : "0-based";
+                if (!DRV_PLAYER_ENUM && !(players[k][0] == 10 && players[k][1] == 20)) {
+                    long w = players[k][0], b = players[k][1];
+                    if (w >= 'A' && b >= 'A') {
+                        snprintf(drv_players, sizeof drv_players, "white as '%c', black as '%c'", (char)w, (char)b);
+                    } else {
+                        snprintf(drv_players, sizeof drv_players, "white as %ld, black as %ld", w, b);
+                    }
+                }
+                drv_detect_captures();
+                drv_fill(NULL);
+                return;
+            }
         }
     }
+    drv_white = (drv_player_t)players[0][0];
+    drv_black = (drv_player_t)players[0][1];
     drv_base = 0;
-    drv_counting = "coordinates not detected (the opening move 5 3 4 3 was refused)";
+    drv_counting = "not detected (the opening move 5 3 4 3 was refused)";
     drv_fill(NULL);
 }
 
@@ -237,10 +302,103 @@ static int drv_coordinate(const char *s, int *value) {
     return drv_parse_int(s, value) && *value >= 0 && *value < 8;
 }
 
+/* The row of symbols a line of display_board shows, in `row` (8 characters): the line without
+ * spaces, tabs and '|', and without row labels (digits at either end, or one character before or
+ * on both sides of the eight symbols). 1 when it is such a row. */
+static int drv_display_row(const char *line, size_t len, char row[8]) {
+    char kept[64];
+    size_t n = 0, start = 0, end;
+    for (size_t i = 0; i < len && n < sizeof kept; i++) {
+        if (line[i] != ' ' && line[i] != '\t' && line[i] != '|' && line[i] != '\r') {
+            kept[n++] = line[i];
+        }
+    }
+    end = n;
+    while (start < end && kept[start] >= '0' && kept[start] <= '9') start++;
+    if (start < end && start > 0 && strchr(":.)", kept[start])) start++;
+    while (end > start && kept[end - 1] >= '0' && kept[end - 1] <= '9') end--;
+    if (end - start == 9) start++;
+    if (end - start == 10) { start++; end--; }
+    if (end - start != 8) {
+        return 0;
+    }
+    for (size_t i = 0; i < 8; i++) {
+        if (!strchr("-wbWB", kept[start + i])) {
+            return 0;
+        }
+        row[i] = kept[start + i];
+    }
+    return 1;
+}
+
+/* Bytes of display_board's output kept. */
+#define DRV_DISPLAY_MAX 65536
+
+/* Runs display_board and prints what it printed (`content` 0), or only its eight rows of symbols
+ * (`content` 1). For a program whose white starts on rows 1-2 the rows come in the handout's order
+ * (their own lines, labels and all, swapped), so that its display is judged by what it shows. */
+static void drv_display(int content) {
+    static char text[DRV_DISPLAY_MAX];
+    const char *lines[DRV_DISPLAY_MAX / 2];
+    size_t lengths[DRV_DISPLAY_MAX / 2];
+    int rows[8], nlines = 0, nrows = 0;
+    char symbols[8][8];
+    ssize_t size = 0, got;
+    int fd, saved;
+
+    fflush(stdout);
+    fd = memfd_create("display_board", 0);
+    saved = dup(1);
+    if (fd < 0 || saved < 0) {
+        printf("the driver could not capture display_board\n");
+        return;
+    }
+    dup2(fd, 1);
+    display_board(drv_board);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    lseek(fd, 0, SEEK_SET);
+    while (size < DRV_DISPLAY_MAX && (got = read(fd, text + size, DRV_DISPLAY_MAX - size)) > 0) {
+        size += got;
+    }
+    close(fd);
+    for (ssize_t i = 0; i < size;) {
+        ssize_t j = i;
+        while (j < size && text[j] != '\n') j++;
+        lines[nlines] = text + i;
+        lengths[nlines] = (size_t)(j - i);
+        if (nrows < 8 && drv_display_row(lines[nlines], lengths[nlines], symbols[nrows])) {
+            rows[nrows++] = nlines;
+        }
+        nlines++;
+        i = j + 1;
+    }
+    if (content) {
+        if (nrows != 8) {
+            printf("display_board showed %d rows of eight symbols\n", nrows);
+        }
+        for (int k = 0; k < nrows; k++) {
+            printf("%.8s\n", symbols[drv_flip && nrows == 8 ? 7 - k : k]);
+        }
+        return;
+    }
+    for (int i = 0; i < nlines; i++) {
+        int shown = i;
+        for (int k = 0; k < 8 && drv_flip && nrows == 8; k++) {
+            if (rows[k] == i) shown = rows[7 - k];
+        }
+        fwrite(lines[shown], 1, lengths[shown], stdout);
+        if (i + 1 < nlines || (size > 0 && text[size - 1] == '\n')) {
+            putchar('\n');
+        }
+    }
+}
+
 void drv_command(char **tok, int ntok) {
     const char *cmd = tok[0];
-    int fx, fy, tx, ty, a, b, c, d, r;
-    piece p;
+    int fx, fy, tx, ty, r;
+    drv_cell_t p;
 
     if (!drv_detected) {
         drv_detect();
@@ -271,8 +429,8 @@ void drv_command(char **tok, int ntok) {
             printf("bad command\n");
             return;
         }
-        int was_empty = *drv_cell(drv_board, fx, fy) == empty;
-        player who = strcmp(tok[5], "white") == 0 ? white : black;
+        int was_empty = *drv_cell(drv_board, fx, fy) == drv_empty;
+        drv_player_t who = strcmp(tok[5], "white") == 0 ? drv_white : drv_black;
         if (n == 0 || drv_captures == DRV_FINAL_SQUARE) {
             lx[0] = tx;
             ly[0] = ty;
@@ -280,20 +438,19 @@ void drv_command(char **tok, int ntok) {
         } else if (drv_captures == DRV_FIRST_LANDING) {
             n = 1;
         }
-        /* One call, or one per jump: the captures add up; the first refusal is the answer. */
+        /* One call, or one per jump: the captures add up. A call that leaves the board as it was
+         * refused the rest; its value is the answer. */
         r = 0;
         for (int k = 0, x = fx, y = fy; k < n; x = lx[k], y = ly[k], k++) {
+            static drv_cell_t before[8][8];
             int rk;
-            drv_args(x, y, &a, &b);
-            drv_args(lx[k], ly[k], &c, &d);
-            drv_quiet();
-            rk = move(drv_board, a, b, c, d, who);
-            drv_loud();
-            if (rk < 0) {
+            memcpy(before, drv_board, sizeof before);
+            rk = drv_move(x, y, lx[k], ly[k], who);
+            if (memcmp(before, drv_board, sizeof before) == 0) {
                 r = rk;
                 break;
             }
-            r += rk;
+            r = k == 0 ? rk : r + rk;
         }
         if (was_empty && (r == -1 || r == -2)) {
             printf("move from an empty square returned -1 or -2\n");
@@ -304,21 +461,30 @@ void drv_command(char **tok, int ntok) {
         drv_quiet();
         r = check_end_of_game(drv_board);
         drv_loud();
+        /* The student's player values, in the handout's. */
+        if (r == (int)drv_white && r != -1) {
+            r = 10;
+        } else if (r == (int)drv_black && r != -1) {
+            r = 20;
+        }
         printf("check_end_of_game returned %d\n", r);
-    } else if (strcmp(cmd, "conventions") == 0 && ntok == 1) {
-        int handout = white_man == 0 && black_man == 1 && white_king == 2 && black_king == 3
-                      && empty == 4;
-        printf("conventions: %s, %s, %s\n",
-               handout ? "pieces as the handout's enum" : "pieces with other values than the handout's enum",
-               drv_orientation, drv_counting);
-    } else if (strcmp(cmd, "capture-convention") == 0 && ntok == 1) {
+    } else if (strcmp(cmd, "convention") == 0 && ntok == 2 && strcmp(tok[1], "pieces") == 0) {
+        printf("pieces: %s%s%s\n", drv_pieces, drv_players[0] ? ", players " : "", drv_players);
+    } else if (strcmp(cmd, "convention") == 0 && ntok == 2 && strcmp(tok[1], "orientation") == 0) {
+        printf("orientation: %s\n", drv_orientation);
+    } else if (strcmp(cmd, "convention") == 0 && ntok == 2 && strcmp(tok[1], "coordinates") == 0) {
+        printf("coordinates: %s\n", drv_counting);
+    } else if (strcmp(cmd, "convention") == 0 && ntok == 2 && strcmp(tok[1], "captures") == 0) {
         printf("capture sequences: %s\n", drv_capture_convention);
+    } else if (strcmp(cmd, "at") == 0 && ntok == 3 && drv_coordinate(tok[1], &fx)
+               && drv_coordinate(tok[2], &fy)) {
+        printf("%d %d: %c\n", fx, fy, drv_symbol(*drv_cell(drv_board, fx, fy)));
     } else if (strcmp(cmd, "dump") == 0 && ntok == 1) {
         drv_dump();
     } else if (strcmp(cmd, "display") == 0 && ntok == 1) {
-        fflush(stdout);
-        display_board(drv_board);
-        fflush(stdout);
+        drv_display(0);
+    } else if (strcmp(cmd, "display-content") == 0 && ntok == 1) {
+        drv_display(1);
     } else {
         printf("bad command\n");
     }

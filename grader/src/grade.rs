@@ -6,8 +6,8 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
-use crate::load::{Assignment, Case, LoadError, Visibility};
-use crate::report::{BuildReport, BuildStatus, CaseReport, CaseStatus, HiddenCases, Report};
+use crate::load::{Assignment, Case, LoadError, Probe, Visibility};
+use crate::report::{BuildReport, BuildStatus, CaseReport, CaseStatus, HiddenCases, ProbeReport, Report};
 use crate::run::{self, Containment, RunRequest};
 use crate::score::{self, Verdict};
 
@@ -112,6 +112,19 @@ pub fn grade(
         }
     }
 
+    let probe = match &assignment.probe {
+        Some(probe) => {
+            let recipe = &assignment.builds[&probe.build];
+            if !builds.contains_key(probe.build.as_str()) {
+                let build =
+                    build::build(assignment, recipe, &submission, &options.cache, options.containment)?;
+                builds.insert(&probe.build, build);
+            }
+            Some(run_probe(probe, &builds[probe.build.as_str()], options.containment))
+        }
+        None => None,
+    };
+
     let points = score::case_points(assignment, &cases);
     // More runner threads than cores: runs are admitted by CPU slots (see `run`), and a program
     // that sleeps gives its slot back, so a sleeping submission does not keep the cores idle.
@@ -172,9 +185,46 @@ pub fn grade(
                 seconds: b.duration.as_secs_f64(),
             })
             .collect(),
+        probe,
         categories,
         cases,
     })
+}
+
+/// Runs the assignment's probe once with the assignment's limits; never fails: a failure is said in
+/// the probe's report.
+fn run_probe(probe: &Probe, build: &Build, containment: Containment) -> ProbeReport {
+    let mut report = ProbeReport { title: probe.title.clone(), lines: Vec::new(), failure: None };
+    if !build.ok {
+        report.failure = Some(format!("the `{}` build failed", build.recipe));
+        return report;
+    }
+    let stdin: Vec<u8> = probe.stdin.iter().flat_map(|l| l.bytes().chain([b'\n'])).collect();
+    let request = RunRequest {
+        argv: &build.run_argv,
+        env: &build.run_env,
+        stdin: &stdin,
+        limits: &probe.limits,
+        mounts: &build.run_mounts,
+        containment,
+    };
+    match run::run(&request) {
+        Ok(outcome) => {
+            report.lines = String::from_utf8_lossy(&outcome.stdout)
+                .lines()
+                .filter(|line| !line.starts_with("> "))
+                .map(str::to_owned)
+                .collect();
+            report.failure = match outcome.termination {
+                run::Termination::Exited(0) => None,
+                run::Termination::Exited(code) => Some(format!("exited with status {code}")),
+                run::Termination::Signaled { name, .. } => Some(format!("killed by {name}")),
+                run::Termination::Killed { limit } => Some(format!("stopped at the {limit} limit")),
+            };
+        }
+        Err(e) => report.failure = Some(format!("the grader could not run it: {}", run::error_chain(&e))),
+    }
+    report
 }
 
 /// Runs one case and judges it; never fails: whatever happens becomes the case's status.

@@ -99,6 +99,20 @@ pub struct BuildRecipe {
     pub limits: Limits,
 }
 
+/// A run made once per grading to learn something about the submission and show it in the report,
+/// worth no points: how the Turkish draughts driver reads the student's conventions.
+#[derive(Debug, Clone)]
+pub struct Probe {
+    /// What the probe finds, in words: the heading of its lines in reports.
+    pub title: String,
+    /// The build recipe whose executable runs it.
+    pub build: String,
+    /// Standard input of the run, one line each.
+    pub stdin: Vec<String>,
+    /// The assignment's limits.
+    pub limits: Limits,
+}
+
 /// A rubric category.
 #[derive(Debug, Clone)]
 pub struct Category {
@@ -177,6 +191,8 @@ pub struct Assignment {
     pub builds: BTreeMap<String, BuildRecipe>,
     /// Whether programs end by themselves at end of input (false: a kill after the full transcript is fine).
     pub stops_at_end_of_input: bool,
+    /// Run once per grading for the report, if the assignment has one.
+    pub probe: Option<Probe>,
     /// Rubric categories in rubric order.
     pub categories: Vec<Category>,
     /// Cases sorted by id.
@@ -204,7 +220,17 @@ struct AssignmentFile {
     limits: LimitsFile,
     #[serde(default)]
     compare: CompareFile,
+    #[serde(default)]
+    probe: Option<ProbeFile>,
     categories: Vec<CategoryFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct ProbeFile {
+    title: String,
+    build: Spanned<String>,
+    stdin: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -396,7 +422,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
     }
 
     // Validated here so that a bad assignment-wide limit is reported against assignment.toml.
-    limits_from(&source, &LimitsFile::default(), &file.limits, &Limits::default())?;
+    let assignment_limits = limits_from(&source, &LimitsFile::default(), &file.limits, &Limits::default())?;
     let default_compare = compare_from(&source, &file.compare, CompareSpec::default())?;
 
     let mut categories = Vec::new();
@@ -427,6 +453,21 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         });
     }
 
+    let probe = match file.probe {
+        Some(p) if !builds.contains_key(p.build.get_ref()) => {
+            return Err(
+                source.error_at(p.build.span(), format!("no build recipe named `{}`", p.build.get_ref()))
+            )
+        }
+        Some(p) => Some(Probe {
+            title: p.title,
+            build: p.build.into_inner(),
+            stdin: p.stdin,
+            limits: assignment_limits,
+        }),
+        None => None,
+    };
+
     let mut assignment = Assignment {
         id: id.to_owned(),
         title: file.title,
@@ -435,6 +476,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         submission_files,
         builds,
         stops_at_end_of_input: file.run.stops_at_end_of_input,
+        probe,
         categories,
         cases: Vec::new(),
     };

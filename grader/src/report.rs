@@ -35,6 +35,8 @@ pub struct Report {
     pub pending: Vec<PendingCategory>,
     /// One entry per build recipe used.
     pub builds: Vec<BuildReport>,
+    /// What the assignment's probe found, when it has one.
+    pub probe: Option<ProbeReport>,
     /// Automated categories in rubric order.
     pub categories: Vec<CategoryReport>,
     /// Every case run (or not run), in case order.
@@ -66,6 +68,17 @@ pub struct PendingCategory {
     pub title: String,
     /// Its points.
     pub points: f64,
+}
+
+/// What an assignment's probe found: worth no points, shown first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProbeReport {
+    /// What the probe finds, in words.
+    pub title: String,
+    /// The lines it printed, without the echoes of its commands; empty when it failed.
+    pub lines: Vec<String>,
+    /// Why there are no lines: the build failed, or the run ended badly.
+    pub failure: Option<String>,
 }
 
 /// How one build recipe went.

@@ -341,6 +341,7 @@ mod tests {
             submission_files: vec![],
             builds: BTreeMap::new(),
             stops_at_end_of_input: true,
+            probe: None,
             categories: vec![crate::load::Category {
                 id: "cat".into(),
                 title: "c".into(),

@@ -355,14 +355,19 @@ fn random_draughts_position(rng: &mut fastrand::Rng) -> String {
     rows.join("/")
 }
 
-/// Builds the Turkish draughts driver with a fixture's file, as the recipe gathers it: the student's
-/// files under one name, included by the driver.
+/// Builds the Turkish draughts driver with a fixture's files as the recipe does: `configure.sh` joins
+/// them into one file (which the driver includes) and writes what it names into `drv-config.h`.
 fn draughts_driver(dir: &Path, fixture: &str) -> PathBuf {
     let folder = dir.join(fixture);
     std::fs::create_dir_all(&folder).unwrap();
     let student = sources(&format!("fixtures/turkish-draughts/{fixture}"));
-    let text: String = student.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect();
-    std::fs::write(folder.join("student-source.c"), text).unwrap();
+    let status = Command::new("sh")
+        .arg(repo().join("cases/turkish-draughts/configure.sh"))
+        .arg(&folder)
+        .args(&student)
+        .status()
+        .unwrap();
+    assert!(status.success(), "configure.sh failed for {fixture}");
     let exe = folder.join("driver");
     let include = format!("-I{}", folder.display());
     let files = [repo().join("cases/turkish-draughts/driver.c"), repo().join("cases/common/driver-main.c")];
@@ -371,40 +376,39 @@ fn draughts_driver(dir: &Path, fixture: &str) -> PathBuf {
 }
 
 /// Programs in other conventions than the handout's, which the driver must grade by the same rules:
-/// each with what `conventions` and `capture-convention` print for it.
-const DRAUGHTS_CONVENTIONS: [(&str, &str, &str); 5] = [
-    ("correct", reference::turkish_draughts::driver::HANDOUT_CONVENTIONS, "the final square"),
-    (
-        "variant-white-on-top",
-        "conventions: pieces as the handout's enum, white starts on rows 1-2, 0-based coordinates",
-        "the final square",
-    ),
-    (
-        "variant-one-based",
-        "conventions: pieces as the handout's enum, white starts on rows 5-6, 1-based coordinates",
-        "the final square",
-    ),
+/// each with what `convention NAME` prints for it where that differs from the handout's.
+const DRAUGHTS_CONVENTIONS: [(&str, &[(&str, &str)]); 6] = [
+    ("correct", &[]),
+    ("variant-white-on-top", &[("orientation", "orientation: white starts on rows 1-2")]),
+    ("variant-one-based", &[("coordinates", "coordinates: 1-based")]),
     (
         "variant-first-landing",
-        reference::turkish_draughts::driver::HANDOUT_CONVENTIONS,
-        "the first landing, move() finishing the sequence",
+        &[("captures", "capture sequences: the first landing, move() finishing the sequence")],
     ),
+    ("variant-one-jump-per-call", &[("captures", "capture sequences: one jump per call")]),
     (
-        "variant-one-jump-per-call",
-        reference::turkish_draughts::driver::HANDOUT_CONVENTIONS,
-        "one jump per call",
+        "variant-characters",
+        &[("pieces", "pieces: the characters w b W B and '-' for empty, players white as 'w', black as 'b'")],
     ),
 ];
 
 #[test]
 fn the_turkish_draughts_driver_finds_each_programs_conventions() {
+    use reference::turkish_draughts::driver::HANDOUT_CONVENTIONS;
+
     let dir = tempfile::tempdir().unwrap();
-    for (fixture, line, captures) in DRAUGHTS_CONVENTIONS {
+    for (fixture, differences) in DRAUGHTS_CONVENTIONS {
         let exe = draughts_driver(dir.path(), fixture);
-        let out =
-            String::from_utf8(run(&exe, b"conventions\ncapture-convention\n", &BTreeMap::new())).unwrap();
-        let expected =
-            format!("> conventions\n{line}\n> capture-convention\ncapture sequences: {captures}\n");
+        let script: String =
+            HANDOUT_CONVENTIONS.iter().map(|(name, _)| format!("convention {name}\n")).collect();
+        let out = String::from_utf8(run(&exe, script.as_bytes(), &BTreeMap::new())).unwrap();
+        let expected: String = HANDOUT_CONVENTIONS
+            .iter()
+            .map(|&(name, line)| {
+                let line = differences.iter().find(|(n, _)| *n == name).map_or(line, |(_, l)| l);
+                format!("> convention {name}\n{line}\n")
+            })
+            .collect();
         assert_eq!(out, expected, "{fixture}");
     }
 }

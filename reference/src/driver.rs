@@ -19,6 +19,12 @@ pub trait LineDriver: Default {
     /// an error when the command has no defined answer.
     fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()>;
 
+    /// The line as the C driver should get it, given what came before: a driver may spell out what a
+    /// case leaves implicit (the landing squares of a capture sequence). The line itself by default.
+    fn complete(&self, line: &str) -> String {
+        line.to_owned()
+    }
+
     /// Everything printed for one line: nothing for an empty line or a comment (first token starting
     /// with `#`), otherwise the echo `> ` and the tokens joined by single spaces, then the command's
     /// output.
@@ -81,6 +87,21 @@ pub fn run_script<D: LineDriver, S: AsRef<str>>(lines: &[S]) -> Result<String, S
         out.push_str(&driver.execute(line).map_err(|e| rejected(i + 1, line, e))?);
     }
     Ok(out)
+}
+
+/// Runs a whole script as [`run_script`] does, each line first completed by the driver
+/// ([`LineDriver::complete`]): the lines to type and the driver's output.
+pub fn run_completed_script<D: LineDriver, S: AsRef<str>>(
+    lines: &[S],
+) -> Result<(Vec<String>, String), ScenarioError> {
+    let mut driver = D::default();
+    let (mut typed, mut out) = (Vec::with_capacity(lines.len()), String::new());
+    for (i, line) in lines.iter().enumerate() {
+        let line = driver.complete(line.as_ref());
+        out.push_str(&driver.execute(&line).map_err(|e| rejected(i + 1, &line, e))?);
+        typed.push(line);
+    }
+    Ok((typed, out))
 }
 
 /// Runs the driver language line by line from `input` (`reference <assignment> --driver`).

@@ -83,7 +83,7 @@ pub trait Solution: Sync {
 
 /// Every assignment the reference solves.
 pub fn solutions() -> &'static [&'static dyn Solution] {
-    &[&trouble::Trouble, &backgammon::Backgammon, &checkers::Checkers]
+    &[&trouble::Trouble, &backgammon::Backgammon, &checkers::Checkers, &turkish_draughts::TurkishDraughts]
 }
 
 /// The solution of the assignment with this id, if the reference has one.

@@ -33,6 +33,9 @@ enum Command {
     },
     /// Runs the checkers program (a correct submission) on stdin/stdout; it stops at end of input.
     Checkers,
+    /// Answers the Turkish draughts driver's command language (cases/turkish-draughts/README.md) on
+    /// stdin/stdout, as the C driver does with a correct submission: the handout names functions only.
+    TurkishDraughts,
     /// Runs the backgammon program (a correct submission) on stdin/stdout.
     ///
     /// The dice are glibc's `random()` after `srandom(N)` with `--seed N`, else with the seed in
@@ -68,6 +71,9 @@ fn main_impl(cli: Cli) -> ExitCode {
             .expect("checkers is registered")
             .run_console(&mut input, &mut output)
             .map_err(|e| (EXIT_INTERNAL, e.to_string())),
+        Command::TurkishDraughts => {
+            run_driver::<reference::turkish_draughts::driver::Driver>(&mut input, &mut output)
+        }
         Command::Trouble { driver: true } => {
             run_driver::<reference::trouble::driver::Driver>(&mut input, &mut output)
         }

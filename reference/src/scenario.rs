@@ -26,7 +26,8 @@ struct UnitScenario {
     commands: Vec<String>,
 }
 
-/// Expands a unit case with the game's driver `D`: the commands typed and the driver's answers.
+/// Expands a unit case with the game's driver `D`: the commands (as the driver completes them) typed
+/// and the driver's answers.
 pub fn expand_unit<D: LineDriver>(scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
     let s: UnitScenario = parse(scenario)?;
     if s.commands.is_empty() {
@@ -35,6 +36,6 @@ pub fn expand_unit<D: LineDriver>(scenario: &toml::Table) -> Result<Expansion, S
     if let Some((i, c)) = s.commands.iter().enumerate().find(|(_, c)| c.contains(['\n', '\r'])) {
         return error(format!("command {} ({c:?}) holds a line break", i + 1));
     }
-    let stdout = crate::driver::run_script::<D, _>(&s.commands)?;
-    Ok(Expansion::typed(&s.commands, stdout.into_bytes()))
+    let (typed, stdout) = crate::driver::run_completed_script::<D, _>(&s.commands)?;
+    Ok(Expansion::typed(&typed, stdout.into_bytes()))
 }

@@ -13,6 +13,9 @@ const PARTIAL: Style = AnsiColor::Yellow.on_default().bold();
 const DIM: Style = Style::new().dimmed();
 const BOLD: Style = Style::new().bold();
 
+/// Lines of a successful build's compiler warnings shown.
+const MAX_WARNING_LINES: usize = 12;
+
 /// Failing cases whose diff is printed: the first ones are what a student fixes first.
 const MAX_DIFFS: usize = 3;
 
@@ -36,10 +39,27 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
         };
         let cached = if build.cached { " (cached)" } else { "" };
         let _ = writeln!(out, "build {}: {style}{word}{style:#}{cached}", build.recipe);
-        if build.status == BuildStatus::Error {
-            for line in build.log.lines() {
-                let _ = writeln!(out, "    {line}");
-            }
+        // A failed build's whole log; a good build's warnings too (an undeclared function is one),
+        // cut short: they are advice, not the grade.
+        let shown = match build.status {
+            BuildStatus::Error => usize::MAX,
+            BuildStatus::Ok => MAX_WARNING_LINES,
+        };
+        let lines: Vec<&str> = build.log.lines().collect();
+        for line in lines.iter().take(shown) {
+            let _ = writeln!(out, "    {line}");
+        }
+        if lines.len() > shown {
+            let _ = writeln!(out, "    {DIM}... {} more lines{DIM:#}", lines.len() - shown);
+        }
+    }
+    if let Some(probe) = &report.probe {
+        let _ = writeln!(out, "{}:", probe.title);
+        for line in &probe.lines {
+            let _ = writeln!(out, "    {line}");
+        }
+        if let Some(failure) = &probe.failure {
+            let _ = writeln!(out, "    {FAIL}not found{FAIL:#}: {failure}");
         }
     }
 

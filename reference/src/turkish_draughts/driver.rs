@@ -15,10 +15,12 @@
 //! | `set X Y S` | nothing: the driver sets one square |
 //! | `move FX FY TX TY PLAYER [L1X L1Y ...]` | `move returned N`; from an empty square, `move from an empty square returned -1 or -2` when it did. A capture sequence may list its landing squares (the last is `TX TY`): the driver needs them for a program whose `move` takes the first landing, or one jump per call |
 //! | `end` | `check_end_of_game returned N` (-1, 10 white, 20 black) |
-//! | `conventions` | the conventions the driver found, the handout's for a correct program: [`HANDOUT_CONVENTIONS`] |
-//! | `capture-convention` | how `move` takes a capture sequence, all correct: `capture sequences: the final square` here; a program may take `the first landing, move() finishing the sequence` or `one jump per call` |
+//! | `convention pieces`, `orientation`, `coordinates` | what the driver found; the handout's, in [`HANDOUT_CONVENTIONS`], for a correct program |
+//! | `convention captures` | how `move` takes a capture sequence, all correct: `capture sequences: the final square` here; a program may take `the first landing, move() finishing the sequence` or `one jump per call` |
+//! | `at X Y` | `X Y: S`, the symbol on one square as the driver reads it |
 //! | `dump` | the board as the driver reads it: eight rows of eight symbols |
-//! | `display` | what `display_board(board)` prints |
+//! | `display` | what `display_board(board)` prints (the C driver puts the rows of a program with white on rows 1-2 in the handout's order) |
+//! | `display-content` | the eight rows of symbols `display_board` showed, without blank lines, spaces, `\|`, a column header or row labels |
 
 use std::io::Write;
 
@@ -29,9 +31,14 @@ use crate::driver::{arity, number, LineDriver};
 /// handout's "a piece that does not belong to him" does not say which.
 pub const EMPTY_ORIGIN: &str = "move from an empty square returned -1 or -2";
 
-/// What `conventions` prints for a program in the handout's conventions.
-pub const HANDOUT_CONVENTIONS: &str =
-    "conventions: pieces as the handout's enum, white starts on rows 5-6, 0-based coordinates";
+/// What `convention NAME` prints for a program in the handout's conventions, by name. `captures` is
+/// the reference's own way; the others are as correct.
+pub const HANDOUT_CONVENTIONS: [(&str, &str); 4] = [
+    ("pieces", "pieces: the handout's enum"),
+    ("orientation", "orientation: white starts on rows 5-6"),
+    ("coordinates", "coordinates: 0-based"),
+    ("captures", "capture sequences: the final square"),
+];
 
 /// The driver: the board a script has set up.
 #[derive(Debug, Clone, Default)]
@@ -102,7 +109,7 @@ impl Driver {
                 // landing or one jump per call.
                 if landings.is_empty() {
                     let on_the_way =
-                        legal.iter().any(|m| m.from == from && m.landings.len() > 1 && m.landings.contains(&to));
+                        legal.iter().any(|m| m.from == from && m.landings.iter().rev().skip(1).any(|&l| l == to));
                     anyhow::ensure!(
                         !on_the_way,
                         "{to} is on the way of a capture sequence from {from}: give its landing squares"
@@ -122,25 +129,30 @@ impl Driver {
                     outcome => writeln!(out, "move returned {}", outcome.code())?,
                 }
             }
-            "conventions" => {
-                arity(0, name)?;
-                writeln!(out, "{HANDOUT_CONVENTIONS}")?;
+            "convention" => {
+                arity(1, "convention pieces|orientation|coordinates|captures")?;
+                let (_, line) = HANDOUT_CONVENTIONS.iter().find(|(n, _)| *n == args[0]).ok_or_else(|| {
+                    anyhow::anyhow!("no convention `{}` (pieces, orientation, coordinates, captures)", args[0])
+                })?;
+                writeln!(out, "{line}")?;
             }
-            "capture-convention" => {
-                arity(0, name)?;
-                writeln!(out, "capture sequences: the final square")?;
+            "at" => {
+                arity(2, "at X Y")?;
+                let at = square(args[0], args[1])?;
+                let symbol = self.board_ref()?.get(at).map_or('-', Piece::symbol);
+                writeln!(out, "{at}: {symbol}")?;
             }
             "end" => {
                 arity(0, name)?;
                 let code = self.board_ref()?.winner().map_or(-1, Player::code);
                 writeln!(out, "check_end_of_game returned {code}")?;
             }
-            "dump" | "display" => {
+            "dump" | "display" | "display-content" => {
                 arity(0, name)?;
                 out.write_all(self.board_ref()?.display().as_bytes())?;
             }
             _ => anyhow::bail!(
-                "unknown command `{name}` (clear, start, init, position, set, move, conventions, capture-convention, end, dump, display)"
+                "unknown command `{name}` (clear, start, init, position, set, move, at, convention, end, dump, display, display-content)"
             ),
         }
         Ok(())
@@ -197,6 +209,26 @@ fn player(token: &str) -> anyhow::Result<Player> {
 impl LineDriver for Driver {
     fn command(&mut self, name: &str, args: &[&str], out: &mut Vec<u8>) -> anyhow::Result<()> {
         Driver::command(self, name, args, out)
+    }
+
+    /// A `move` of a capture sequence of two or more captures, written with its final square only,
+    /// gets its landing squares: cases say what is played, the driver needs them for a program whose
+    /// `move` takes the first landing or one jump per call.
+    fn complete(&self, line: &str) -> String {
+        let tokens: Vec<&str> = line.split([' ', '\t', '\r']).filter(|t| !t.is_empty()).collect();
+        let (Some(board), ["move", fx, fy, tx, ty, who]) = (&self.board, tokens.as_slice()) else {
+            return line.to_owned();
+        };
+        let (Ok(from), Ok(to), Ok(player)) = (square(fx, fy), square(tx, ty), player(who)) else {
+            return line.to_owned();
+        };
+        match board.legal_moves(player).iter().find(|m| m.from == from && m.to == to) {
+            Some(m) if m.landings.len() > 1 => {
+                let landings: String = m.landings.iter().map(|l| format!(" {} {}", l.x, l.y)).collect();
+                format!("{}{landings}", tokens.join(" "))
+            }
+            _ => line.to_owned(),
+        }
     }
 }
 

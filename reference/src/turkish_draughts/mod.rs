@@ -9,8 +9,39 @@
 //!   `display_board`'s symbols: [`rules`]. `tests/turkish_draughts_rules.rs` holds the rules suite.
 //! - The functions called one at a time: [`driver`], the command language that
 //!   `cases/turkish-draughts/driver.c` answers with the student's functions, in the handout's
-//!   conventions. Probing a student's own conventions, the cases and the rubric come next; until then
-//!   the assignment is not registered with the grader.
+//!   conventions; the C driver finds the student's own conventions and translates.
+//!
+//! There is no whole program to grade: every case is a unit case.
+
+use std::io::{self, BufRead, Write};
+
+use crate::{Expansion, ScenarioError, Solution};
 
 pub mod driver;
 pub mod rules;
+
+/// The Turkish draughts assignment, as the grader reaches it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TurkishDraughts;
+
+impl Solution for TurkishDraughts {
+    fn id(&self) -> &'static str {
+        "turkish-draughts"
+    }
+
+    fn expand_transcript(&self, _scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
+        crate::scenario::error("turkish-draughts has no console program: its cases are unit cases")
+    }
+
+    fn expand_unit(&self, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
+        crate::scenario::expand_unit::<driver::Driver>(scenario)
+    }
+
+    /// The handout's program is the four functions: what stands for it is the driver's language.
+    fn run_console(&self, input: &mut dyn BufRead, output: &mut dyn Write) -> io::Result<()> {
+        crate::driver::run::<driver::Driver>(input, output).map_err(|e| match e {
+            crate::driver::DriverError::Io(e) => e,
+            rejected => io::Error::new(io::ErrorKind::InvalidInput, rejected.to_string()),
+        })
+    }
+}
