@@ -385,3 +385,94 @@ fn the_wording_of_the_checkers_error_message_is_graded_once() {
 fn the_checkers_defect_cost_table_is_true() {
     check_defect_table("checkers");
 }
+
+/// What the Turkish draughts probe shows for a program in the handout's conventions.
+const DRAUGHTS_HANDOUT_PROBE: [&str; 4] = [
+    "pieces: the handout's enum",
+    "orientation: white starts on rows 5-6",
+    "coordinates: 0-based",
+    "capture sequences: the final square",
+];
+
+#[test]
+fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
+    // (fixture, the probe line that differs from the handout's, the conventions case it costs)
+    let programs: [(&str, Option<(usize, &str)>, Option<&str>); 8] = [
+        ("correct", None, None),
+        ("variant-display-blank-lines", None, None),
+        ("variant-prints-inside", None, None),
+        (
+            "variant-first-landing",
+            Some((3, "capture sequences: the first landing, move() finishing the sequence")),
+            None,
+        ),
+        ("variant-one-jump-per-call", Some((3, "capture sequences: one jump per call")), None),
+        (
+            "variant-characters",
+            Some((0, "pieces: the characters w b W B and '-' for empty, players white as 'w', black as 'b'")),
+            Some("conventions/pieces"),
+        ),
+        (
+            "variant-white-on-top",
+            Some((1, "orientation: white starts on rows 1-2")),
+            Some("conventions/orientation"),
+        ),
+        ("variant-one-based", Some((2, "coordinates: 1-based")), Some("conventions/coordinates")),
+    ];
+    for (name, differs, costs) in programs {
+        let report = grade_fixture("turkish-draughts", name);
+        let text = plain_text(&report);
+        assert_eq!(report.max_score, 100.0, "10 + 5 + 15 + 15 + 15 + 15 + 10 + 10 + 5");
+        assert!(report.cases.len() >= 40);
+        let mut probe: Vec<String> = DRAUGHTS_HANDOUT_PROBE.iter().map(|l| l.to_string()).collect();
+        if let Some((line, found)) = differs {
+            probe[line] = found.to_owned();
+        }
+        let shown = report.probe.as_ref().expect("the conventions probe ran");
+        assert_eq!((&shown.lines, &shown.failure), (&probe, &None), "{name}");
+        // Shown in the text report too, under its title.
+        assert!(text.contains(&format!("Conventions found by the driver:\n    {}\n", probe[0])), "{text}");
+        let failed: Vec<&str> =
+            report.cases.iter().filter(|c| c.status != CaseStatus::Passed).map(|c| c.id.as_str()).collect();
+        assert_eq!(failed, costs.into_iter().collect::<Vec<_>>(), "{name}:\n{text}");
+        let lost = report.max_score - report.score;
+        assert!(lost < 1.7, "one convention costs a third of the 5 points: {name} lost {lost}");
+    }
+}
+
+#[test]
+fn each_turkish_draughts_bug_loses_points_exactly_in_its_categories() {
+    check_bugs(
+        "turkish-draughts",
+        &[
+            // Capture sequences are found right but the captured pieces stay: `max-capture` reads
+            // only single squares after a capture, so only `captures` sees them.
+            ("bug-captured-left", &["captures"]),
+            // The content of the display is right: only its layout costs.
+            ("bug-display-spaced", &["display"]),
+            // The boards are right: only the values cost.
+            ("bug-junk-returns", &["return-codes"]),
+            ("bug-king-captures-adjacent", &["captures"]),
+            ("bug-king-one-square", &["king-moves"]),
+            ("bug-king-turns-back", &["captures"]),
+            ("bug-man-moves-backward", &["man-moves"]),
+            ("bug-no-block-win", &["end-of-game"]),
+            ("bug-no-crowning", &["king-moves"]),
+            ("bug-no-max-capture", &["max-capture"]),
+            ("bug-opponent-piece", &["return-codes"]),
+        ],
+    );
+}
+
+#[test]
+fn blocking_is_graded_apart_from_elimination() {
+    let report = grade_fixture("turkish-draughts", "bug-no-block-win");
+    let failed: Vec<&str> =
+        report.cases.iter().filter(|c| c.status != CaseStatus::Passed).map(|c| c.id.as_str()).collect();
+    assert_eq!(failed, ["end-of-game/black-blocked", "end-of-game/white-blocked"], "{}", plain_text(&report));
+}
+
+#[test]
+fn the_turkish_draughts_defect_cost_table_is_true() {
+    check_defect_table("turkish-draughts");
+}

@@ -1,7 +1,7 @@
 //! The correct C fixtures and the Rust reference print identical transcripts, byte for byte: for each
 //! assignment, 200 seeded whole games (also as the `game` builds link them, with our functions from
-//! `cases/<id>/`) and 200 random driver scripts (Turkish draughts: under five conventions, the
-//! handout's and four others the driver translates). Also what the backgammon driver
+//! `cases/<id>/`) and 200 random driver scripts (Turkish draughts: under eight conventions, the
+//! handout's, seven others the driver translates or ignores). Also what the backgammon driver
 //! prints for incorrect functions, which the reference never prints.
 
 mod common;
@@ -377,8 +377,10 @@ fn draughts_driver(dir: &Path, fixture: &str) -> PathBuf {
 
 /// Programs in other conventions than the handout's, which the driver must grade by the same rules:
 /// each with what `convention NAME` prints for it where that differs from the handout's.
-const DRAUGHTS_CONVENTIONS: [(&str, &[(&str, &str)]); 6] = [
+const DRAUGHTS_CONVENTIONS: [(&str, &[(&str, &str)]); 8] = [
     ("correct", &[]),
+    ("variant-display-blank-lines", &[]),
+    ("variant-prints-inside", &[]),
     ("variant-white-on-top", &[("orientation", "orientation: white starts on rows 1-2")]),
     ("variant-one-based", &[("coordinates", "coordinates: 1-based")]),
     (
@@ -465,8 +467,13 @@ fn two_hundred_random_turkish_draughts_driver_scripts_agree_under_every_conventi
             if rng.bool() {
                 commands.push("end".to_owned());
             }
+            if rng.u8(..4) == 0 {
+                commands.push(format!("at {} {}", rng.u8(0..8), rng.u8(0..8)));
+            }
         }
         commands.push("dump".to_owned());
+        // What display_board shows, in the handout's order whatever the program's orientation.
+        commands.push("display-content".to_owned());
         let Ok(expected) =
             reference::driver::run_script::<reference::turkish_draughts::driver::Driver, _>(&commands)
         else {
