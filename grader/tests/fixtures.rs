@@ -396,8 +396,10 @@ const DRAUGHTS_HANDOUT_PROBE: [&str; 4] = [
 
 #[test]
 fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
-    // (fixture, the probe line that differs from the handout's, the conventions case it costs)
-    let programs: [(&str, Option<(usize, &str)>, Option<&str>); 8] = [
+    /// The probe line that differs from the handout's: its index and text.
+    type Differs<'a> = Option<(usize, &'a str)>;
+    // (fixture, the probe line that differs, the conventions case it costs)
+    let programs: [(&str, Differs, Option<&str>); 8] = [
         ("correct", None, None),
         ("variant-display-blank-lines", None, None),
         ("variant-prints-inside", None, None),
