@@ -10,7 +10,12 @@
 set -u
 build=$1
 shift
-cat "$@" > "$build/student-source.c"
+# `#line` keeps the compiler's messages naming the student's own files and lines.
+for file in "$@"; do
+    printf '#line 1 "%s"\n' "$(basename "$file")"
+    cat "$file"
+    printf '\n'
+done > "$build/student-source.c"
 
 # Whether a snippet compiles after the student's file (with its main renamed, as driver.c does). Only
 # the snippet is strict about pointer types: the student's own code compiles as gcc 12 accepts it.

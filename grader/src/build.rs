@@ -350,9 +350,17 @@ fn compile(
         };
         let outcome =
             run::run(&request).map_err(|source| BuildError::Spawn { command: command.join(" "), source })?;
+        // Paths as a reader knows them: the build folder's files by name, the assignment's files from
+        // the folder that holds the cases (`cases/<id>/driver.c`), not this machine's.
         let prefix = format!("{}/", placeholders.build.display());
+        let cases_parent = placeholders.assignment.parent().and_then(Path::parent);
+        let cases_prefix = cases_parent.map(|p| format!("{}/", p.display()));
         for stream in [&outcome.stdout, &outcome.stderr] {
-            log.push_str(&String::from_utf8_lossy(stream).replace(&prefix, ""));
+            let mut text = String::from_utf8_lossy(stream).replace(&prefix, "");
+            if let Some(cases_prefix) = &cases_prefix {
+                text = text.replace(cases_prefix.as_str(), "");
+            }
+            log.push_str(&text);
         }
         if outcome.memory_exhausted {
             log.push_str(&format!(

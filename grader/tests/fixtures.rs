@@ -399,8 +399,9 @@ fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
     /// The probe line that differs from the handout's: its index and text.
     type Differs<'a> = Option<(usize, &'a str)>;
     // (fixture, the probe line that differs, the conventions case it costs)
-    let programs: [(&str, Differs, Option<&str>); 8] = [
+    let programs: [(&str, Differs, Option<&str>); 9] = [
         ("correct", None, None),
+        ("variant-undeclared-function", None, None),
         ("variant-display-blank-lines", None, None),
         ("variant-prints-inside", None, None),
         (
@@ -440,6 +441,19 @@ fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
         let lost = report.max_score - report.score;
         assert!(lost < 1.7, "one convention costs a third of the 5 points: {name} lost {lost}");
     }
+}
+
+#[test]
+fn a_function_called_before_any_declaration_is_a_warning_in_the_report_not_a_build_error() {
+    let report = grade_fixture("turkish-draughts", "variant-undeclared-function");
+    let build = &report.builds[0];
+    assert_eq!(build.status, BuildStatus::Ok);
+    let warning = "draughts.c:356:18: warning: implicit declaration of function 'check_end_of_game'";
+    assert!(build.log.contains(warning), "{}", build.log);
+    // Named as the student and the repository know the files, not by this machine's folders.
+    assert!(!build.log.contains(common::repo().to_str().unwrap()), "{}", build.log);
+    assert!(plain_text(&report).contains(warning));
+    assert_eq!(report.score, report.max_score);
 }
 
 #[test]
