@@ -30,12 +30,16 @@ compiles() {
 config="$build/drv-config.h"
 {
     echo "/* Written by configure.sh: what the student's file names. */"
+    # From the first required function the file declares (a missing one is stood in for).
     cell=
     for type in piece Piece 'enum piece' char int 'unsigned char' 'signed char' short 'unsigned int'; do
-        if compiles "void (*f)($type (*)[8]) = init_board; (void)f; (void)sizeof($type);"; then
-            cell=$type
-            break
-        fi
+        for function in 'void (*f)(T (*)[8]) = init_board' 'void (*f)(T (*)[8]) = display_board' \
+            'int (*f)(T (*)[8]) = check_end_of_game'; do
+            if compiles "$(echo "$function" | sed "s/T/$type/"); (void)f; (void)sizeof($type);"; then
+                cell=$type
+                break 2
+            fi
+        done
     done
     # Nothing matched (init_board missing or an unusual signature): the handout's type, so that gcc
     # says what is wrong in the build log.

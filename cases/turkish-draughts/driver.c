@@ -17,7 +17,8 @@
  * or characters), where init_board puts white (also a transposed board),
  * whether move() counts from 0 or 1, the player values move() takes, and how
  * it takes a capture sequence (its final square, its first landing, or one
- * jump per call). `convention NAME` prints what it found. Every detection is
+ * jump per call). `convention NAME` prints what it found, and
+ * `convention functions` which required functions fallbacks.c stands in for. Every detection is
  * judged by the board move() leaves, never by its return value, so that a
  * program with junk return values is graded under its conventions too.
  */
@@ -37,6 +38,9 @@
 #undef main
 
 #include "../common/driver-main.h"
+
+/* fallbacks.c: the names of the required functions the submission lacks. */
+void drv_missing_functions(char *names, size_t size);
 
 typedef DRV_CELL drv_cell_t;
 typedef DRV_PLAYER drv_player_t;
@@ -468,6 +472,14 @@ void drv_command(char **tok, int ntok) {
             r = 20;
         }
         printf("check_end_of_game returned %d\n", r);
+    } else if (strcmp(cmd, "convention") == 0 && ntok == 2 && strcmp(tok[1], "functions") == 0) {
+        char missing[128];
+        drv_missing_functions(missing, sizeof missing);
+        if (missing[0] == '\0') {
+            printf("functions: the four defined\n");
+        } else {
+            printf("functions: missing %s\n", missing);
+        }
     } else if (strcmp(cmd, "convention") == 0 && ntok == 2 && strcmp(tok[1], "pieces") == 0) {
         printf("pieces: %s%s%s\n", drv_pieces, drv_players[0] ? ", players " : "", drv_players);
     } else if (strcmp(cmd, "convention") == 0 && ntok == 2 && strcmp(tok[1], "orientation") == 0) {

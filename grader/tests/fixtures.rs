@@ -387,7 +387,8 @@ fn the_checkers_defect_cost_table_is_true() {
 }
 
 /// What the Turkish draughts probe shows for a program in the handout's conventions.
-const DRAUGHTS_HANDOUT_PROBE: [&str; 4] = [
+const DRAUGHTS_HANDOUT_PROBE: [&str; 5] = [
+    "functions: the four defined",
     "pieces: the handout's enum",
     "orientation: white starts on rows 5-6",
     "coordinates: 0-based",
@@ -406,21 +407,21 @@ fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
         ("variant-prints-inside", None, None),
         (
             "variant-first-landing",
-            Some((3, "capture sequences: the first landing, move() finishing the sequence")),
+            Some((4, "capture sequences: the first landing, move() finishing the sequence")),
             None,
         ),
-        ("variant-one-jump-per-call", Some((3, "capture sequences: one jump per call")), None),
+        ("variant-one-jump-per-call", Some((4, "capture sequences: one jump per call")), None),
         (
             "variant-characters",
-            Some((0, "pieces: the characters w b W B and '-' for empty, players white as 'w', black as 'b'")),
+            Some((1, "pieces: the characters w b W B and '-' for empty, players white as 'w', black as 'b'")),
             Some("conventions/pieces"),
         ),
         (
             "variant-white-on-top",
-            Some((1, "orientation: white starts on rows 1-2")),
+            Some((2, "orientation: white starts on rows 1-2")),
             Some("conventions/orientation"),
         ),
-        ("variant-one-based", Some((2, "coordinates: 1-based")), Some("conventions/coordinates")),
+        ("variant-one-based", Some((3, "coordinates: 1-based")), Some("conventions/coordinates")),
     ];
     for (name, differs, costs) in programs {
         let report = grade_fixture("turkish-draughts", name);
@@ -434,7 +435,7 @@ fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
         let shown = report.probe.as_ref().expect("the conventions probe ran");
         assert_eq!((&shown.lines, &shown.failure), (&probe, &None), "{name}");
         // Shown in the text report too, under its title.
-        assert!(text.contains(&format!("Conventions found by the driver:\n    {}\n", probe[0])), "{text}");
+        assert!(text.contains(&format!("{}:\n    {}\n", shown.title, probe[0])), "{text}");
         let failed: Vec<&str> =
             report.cases.iter().filter(|c| c.status != CaseStatus::Passed).map(|c| c.id.as_str()).collect();
         assert_eq!(failed, costs.into_iter().collect::<Vec<_>>(), "{name}:\n{text}");
@@ -466,6 +467,8 @@ fn each_turkish_draughts_bug_loses_points_exactly_in_its_categories() {
             ("bug-captured-left", &["captures"]),
             // The content of the display is right: only its layout costs.
             ("bug-display-spaced", &["display"]),
+            // fallbacks.c stands in for the missing function: the three others are graded in full.
+            ("bug-no-display-board", &["display", "initial-board"]),
             // The boards are right: only the values cost.
             ("bug-junk-returns", &["return-codes"]),
             ("bug-king-captures-adjacent", &["captures"]),
@@ -477,6 +480,27 @@ fn each_turkish_draughts_bug_loses_points_exactly_in_its_categories() {
             ("bug-no-max-capture", &["max-capture"]),
             ("bug-opponent-piece", &["return-codes"]),
         ],
+    );
+}
+
+#[test]
+fn a_missing_required_function_costs_its_own_cases_and_is_named_in_the_report() {
+    let report = grade_fixture("turkish-draughts", "bug-no-display-board");
+    let probe = report.probe.as_ref().unwrap();
+    assert_eq!(probe.lines[0], "functions: missing display_board");
+    let failed: Vec<&str> =
+        report.cases.iter().filter(|c| c.status != CaseStatus::Passed).map(|c| c.id.as_str()).collect();
+    assert_eq!(
+        failed,
+        [
+            "display/kings",
+            "display/sparse",
+            "display/start",
+            "initial-board/position-shown",
+            "initial-board/start-shown"
+        ],
+        "{}",
+        plain_text(&report)
     );
 }
 

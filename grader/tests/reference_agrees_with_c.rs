@@ -370,7 +370,11 @@ fn draughts_driver(dir: &Path, fixture: &str) -> PathBuf {
     assert!(status.success(), "configure.sh failed for {fixture}");
     let exe = folder.join("driver");
     let include = format!("-I{}", folder.display());
-    let files = [repo().join("cases/turkish-draughts/driver.c"), repo().join("cases/common/driver-main.c")];
+    let files = [
+        repo().join("cases/turkish-draughts/driver.c"),
+        repo().join("cases/turkish-draughts/fallbacks.c"),
+        repo().join("cases/common/driver-main.c"),
+    ];
     gcc(&exe, &files, &[&include]);
     exe
 }

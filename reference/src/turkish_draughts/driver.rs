@@ -15,7 +15,7 @@
 //! | `set X Y S` | nothing: the driver sets one square |
 //! | `move FX FY TX TY PLAYER [L1X L1Y ...]` | `move returned N`; from an empty square, `move from an empty square returned -1 or -2` when it did. A capture sequence may list its landing squares (the last is `TX TY`): the driver needs them for a program whose `move` takes the first landing, or one jump per call |
 //! | `end` | `check_end_of_game returned N` (-1, 10 white, 20 black) |
-//! | `convention pieces`, `orientation`, `coordinates` | what the driver found; the handout's, in [`HANDOUT_CONVENTIONS`], for a correct program |
+//! | `convention functions`, `pieces`, `orientation`, `coordinates` | what the driver found; the handout's, in [`HANDOUT_CONVENTIONS`], for a correct program |
 //! | `convention captures` | how `move` takes a capture sequence, all correct: `capture sequences: the final square` here; a program may take `the first landing, move() finishing the sequence` or `one jump per call` |
 //! | `at X Y` | `X Y: S`, the symbol on one square as the driver reads it |
 //! | `dump` | the board as the driver reads it: eight rows of eight symbols |
@@ -31,9 +31,11 @@ use crate::driver::{arity, number, LineDriver};
 /// handout's "a piece that does not belong to him" does not say which.
 pub const EMPTY_ORIGIN: &str = "move from an empty square returned -1 or -2";
 
-/// What `convention NAME` prints for a program in the handout's conventions, by name. `captures` is
-/// the reference's own way; the others are as correct.
-pub const HANDOUT_CONVENTIONS: [(&str, &str); 4] = [
+/// What `convention NAME` prints for a program in the handout's conventions, by name: `functions`
+/// says which of the four required functions the C driver had to stand in for. `captures` is the
+/// reference's own way; the others are as correct.
+pub const HANDOUT_CONVENTIONS: [(&str, &str); 5] = [
+    ("functions", "functions: the four defined"),
     ("pieces", "pieces: the handout's enum"),
     ("orientation", "orientation: white starts on rows 5-6"),
     ("coordinates", "coordinates: 0-based"),
@@ -130,9 +132,9 @@ impl Driver {
                 }
             }
             "convention" => {
-                arity(1, "convention pieces|orientation|coordinates|captures")?;
+                arity(1, "convention functions|pieces|orientation|coordinates|captures")?;
                 let (_, line) = HANDOUT_CONVENTIONS.iter().find(|(n, _)| *n == args[0]).ok_or_else(|| {
-                    anyhow::anyhow!("no convention `{}` (pieces, orientation, coordinates, captures)", args[0])
+                    anyhow::anyhow!("no convention `{}` (functions, pieces, orientation, coordinates, captures)", args[0])
                 })?;
                 writeln!(out, "{line}")?;
             }
