@@ -1,0 +1,203 @@
+//! The committed Turkish draughts cases keep their categories apart, as `cases/turkish-draughts/README.md`
+//! says: every script is replayed on the rules' board and checked for what only one category may see,
+//! so that a program with one defect loses points in that category alone.
+
+use std::path::Path;
+
+use reference::turkish_draughts::rules::{Board, Move, Player, Square};
+
+/// One `move` command of a case, replayed.
+struct Requested {
+    player: Player,
+    from: Square,
+    to: Square,
+    /// The board when it was requested.
+    before: Board,
+    /// The legal move it made, if any.
+    made: Option<Move>,
+}
+
+impl Requested {
+    fn has_capture(&self) -> bool {
+        self.before.legal_moves(self.player).iter().any(|m| m.captures() > 0)
+    }
+
+    fn crowns(&self) -> bool {
+        self.made.as_ref().is_some_and(|m| {
+            let piece = self.before.get(m.from).expect("a legal move starts at a piece");
+            !piece.king && m.to.x == piece.owner.last_row()
+        })
+    }
+
+    fn by_king(&self) -> bool {
+        self.before.get(self.from).is_some_and(|p| p.king)
+    }
+}
+
+/// A committed case: its id (`category/name`), its commands, and each move replayed.
+struct Case {
+    id: String,
+    commands: Vec<String>,
+    moves: Vec<Requested>,
+    /// Whether any board of the case holds a king.
+    has_king: bool,
+}
+
+impl Case {
+    fn category(&self) -> &str {
+        self.id.split('/').next().unwrap()
+    }
+}
+
+fn square(x: &str, y: &str) -> Square {
+    Square::new(x.parse().unwrap(), y.parse().unwrap())
+}
+
+fn replay(id: String, commands: Vec<String>) -> Case {
+    let mut board = Board::empty();
+    let (mut moves, mut has_king) = (Vec::new(), false);
+    for command in &commands {
+        let tokens: Vec<&str> = command.split_whitespace().collect();
+        match tokens.as_slice() {
+            ["start" | "init"] => board = Board::start(),
+            ["clear"] => board = Board::empty(),
+            ["position", rows] => board = Board::parse(&rows.replace('/', "\n")).unwrap(),
+            ["move", fx, fy, tx, ty, who, ..] => {
+                let player = if *who == "white" { Player::White } else { Player::Black };
+                let (from, to) = (square(fx, fy), square(tx, ty));
+                let made = board.legal_moves(player).into_iter().find(|m| m.from == from && m.to == to);
+                let before = board.clone();
+                if let Some(m) = &made {
+                    board.apply(m);
+                }
+                moves.push(Requested { player, from, to, before, made });
+            }
+            _ => {}
+        }
+        has_king |= Player::ALL.iter().any(|&p| board.pieces(p).any(|(_, piece)| piece.king));
+    }
+    Case { id, commands, moves, has_king }
+}
+
+fn committed_cases() -> Vec<Case> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/turkish-draughts");
+    let mut cases = Vec::new();
+    for category in std::fs::read_dir(&root).unwrap() {
+        let category = category.unwrap().path();
+        if !category.is_dir() {
+            continue;
+        }
+        for file in std::fs::read_dir(&category).unwrap() {
+            let file = file.unwrap().path();
+            if file.extension().is_none_or(|e| e != "toml") {
+                continue;
+            }
+            let table: toml::Table = toml::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            let commands: Vec<String> = table["scenario"]["commands"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_owned())
+                .collect();
+            let id = format!(
+                "{}/{}",
+                category.file_name().unwrap().to_string_lossy(),
+                file.file_stem().unwrap().to_string_lossy()
+            );
+            cases.push(replay(id, commands));
+        }
+    }
+    cases.sort_by(|a, b| a.id.cmp(&b.id));
+    assert!(cases.len() >= 40, "{} cases", cases.len());
+    cases
+}
+
+#[test]
+fn only_max_capture_requests_a_move_while_a_capture_is_available_and_not_taken() {
+    for case in committed_cases().iter().filter(|c| c.category() != "max-capture") {
+        for (n, m) in case.moves.iter().enumerate() {
+            if m.has_capture() {
+                assert!(
+                    m.made.is_some(),
+                    "{}: move {} is refused while a capture is available",
+                    case.id,
+                    n + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn only_king_moves_crowns_a_man() {
+    for case in committed_cases().iter().filter(|c| c.category() != "king-moves") {
+        assert!(!case.moves.iter().any(Requested::crowns), "{} crowns a man", case.id);
+    }
+}
+
+#[test]
+fn man_moves_and_return_codes_have_no_kings() {
+    for case in committed_cases().iter().filter(|c| ["man-moves", "return-codes"].contains(&c.category())) {
+        assert!(!case.has_king, "{} has a king", case.id);
+    }
+}
+
+#[test]
+fn return_codes_refuses_only_what_every_rule_defect_refuses_alike() {
+    for case in committed_cases().iter().filter(|c| c.category() == "return-codes") {
+        for m in case.moves.iter().filter(|m| m.made.is_none()) {
+            let Some(piece) = m.before.get(m.from).filter(|p| p.owner == m.player) else {
+                continue; // an empty square or the opponent's piece
+            };
+            let (dx, dy) = (m.to.x - m.from.x, m.to.y - m.from.y);
+            let backwards = dx.signum() == -piece.owner.forward() && dy == 0;
+            let onto_a_piece = m.before.get(m.to).is_some();
+            let not_a_step = dx != 0 && dy != 0 || dx.abs() + dy.abs() > 1;
+            assert!(!backwards && (onto_a_piece || not_a_step), "{}: a refusal only some rules see", case.id);
+            assert!(!m.has_capture(), "{}: a refusal under the maximum-capture rule", case.id);
+        }
+    }
+}
+
+#[test]
+fn max_capture_reads_single_squares_after_a_capture() {
+    // A program that leaves captured pieces on the board loses `captures`, not these.
+    for case in committed_cases().iter().filter(|c| c.category() == "max-capture") {
+        // Moves are replayed in the order of their commands.
+        let mut moves = case.moves.iter();
+        let mut captured = false;
+        for command in &case.commands {
+            if command.starts_with("move ") {
+                let m = moves.next().unwrap();
+                captured |= m.made.as_ref().is_some_and(|m| m.captures() > 0);
+            }
+            assert!(!(captured && command == "dump"), "{}: a dump after a capture", case.id);
+        }
+    }
+}
+
+#[test]
+fn end_of_game_sets_positions_up_without_moves() {
+    for case in committed_cases().iter().filter(|c| c.category() == "end-of-game") {
+        assert!(case.moves.is_empty(), "{} plays moves", case.id);
+    }
+}
+
+#[test]
+fn every_category_has_cases_and_kings_are_present_where_their_rules_are_graded() {
+    let cases = committed_cases();
+    let categories: std::collections::BTreeSet<&str> = cases.iter().map(Case::category).collect();
+    assert_eq!(categories.len(), 9);
+    for category in categories {
+        let count = cases.iter().filter(|c| c.category() == category).count();
+        assert!(count >= 3, "{category}: {count} cases");
+    }
+    // Kings are present wherever king rules are graded.
+    assert!(cases
+        .iter()
+        .filter(|c| c.category() == "king-moves")
+        .all(|c| c.has_king || c.moves.iter().any(Requested::crowns)));
+    assert!(cases
+        .iter()
+        .any(|c| c.moves.iter().any(|m| m.by_king() && m.made.as_ref().is_some_and(|m| m.captures() > 1))));
+}
