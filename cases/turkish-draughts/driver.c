@@ -57,6 +57,7 @@ static char drv_players[96] = "";
 static int drv_detected = 0;
 static int drv_flip = 0;      /* white starts on rows 1-2: rows are mirrored */
 static int drv_transpose = 0; /* the first index is the column */
+static int drv_swap = 0;      /* move() takes the column first */
 static int drv_base = 0;      /* move() takes coordinates from 1 */
 static const char *drv_orientation = "white starts on rows 5-6";
 static const char *drv_counting = "0-based";
@@ -77,8 +78,8 @@ static void drv_args(int x, int y, int *a, int *b) {
     if (drv_flip) {
         x = 7 - x;
     }
-    *a = (drv_transpose ? y : x) + drv_base;
-    *b = (drv_transpose ? x : y) + drv_base;
+    *a = (drv_swap ? y : x) + drv_base;
+    *b = (drv_swap ? x : y) + drv_base;
 }
 
 /* The handout's symbol of a piece; '?' for a value that is no piece. */
@@ -272,32 +273,35 @@ static void drv_detect(void) {
 #else
     static const long players[][2] = {{10, 20}, {'w', 'b'}, {'W', 'B'}, {0, 1}, {1, 2}, {1, 0}};
 #endif
-    /* White's man on (5, 3) steps to (4, 3). */
-    for (size_t k = 0; k < sizeof players / sizeof players[0]; k++) {
-        drv_white = (drv_player_t)players[k][0];
-        drv_black = (drv_player_t)players[k][1];
-        for (drv_base = 0; drv_base <= 1; drv_base++) {
-            drv_fill(drv_start_rows);
-            drv_move(5, 3, 4, 3, drv_white);
-            if (drv_white_at(4, 3, 5, 3, 3, 3)) {
-                drv_counting = drv_base ? "1-based" : "0-based";
-                if (!DRV_PLAYER_ENUM && !(players[k][0] == 10 && players[k][1] == 20)) {
-                    long w = players[k][0], b = players[k][1];
-                    if (w >= 'A' && b >= 'A') {
-                        snprintf(drv_players, sizeof drv_players, "white as '%c', black as '%c'", (char)w, (char)b);
-                    } else {
-                        snprintf(drv_players, sizeof drv_players, "white as %ld, black as %ld", w, b);
-                    }
+    /* White's man on (5, 3) steps to (4, 3): with the squares in the order the board stores them
+     * first, then in the other (a transposed board whose move() still takes the row first). */
+    for (size_t k = 0; k < sizeof players / sizeof players[0] * 4; k++) {
+        drv_white = (drv_player_t)players[k / 4][0];
+        drv_black = (drv_player_t)players[k / 4][1];
+        drv_swap = k % 4 < 2 ? drv_transpose : !drv_transpose;
+        drv_base = k % 2;
+        drv_fill(drv_start_rows);
+        drv_move(5, 3, 4, 3, drv_white);
+        if (drv_white_at(4, 3, 5, 3, 3, 3)) {
+            drv_counting = drv_swap ? (drv_base ? "1-based, the column first" : "0-based, the column first")
+                                    : (drv_base ? "1-based" : "0-based");
+            long w = players[k / 4][0], b = players[k / 4][1];
+            if (!DRV_PLAYER_ENUM && !(w == 10 && b == 20)) {
+                if (w >= 'A' && b >= 'A') {
+                    snprintf(drv_players, sizeof drv_players, "white as '%c', black as '%c'", (char)w, (char)b);
+                } else {
+                    snprintf(drv_players, sizeof drv_players, "white as %ld, black as %ld", w, b);
                 }
-                drv_detect_captures();
-                drv_fill(NULL);
-                return;
             }
+            drv_detect_captures();
+            drv_fill(NULL);
+            return;
         }
     }
     drv_white = (drv_player_t)players[0][0];
     drv_black = (drv_player_t)players[0][1];
     drv_base = 0;
+    drv_swap = drv_transpose;
     drv_counting = "not detected (the opening move 5 3 4 3 was refused)";
     drv_fill(NULL);
 }

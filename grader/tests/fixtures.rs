@@ -400,7 +400,7 @@ fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
     /// The probe line that differs from the handout's: its index and text.
     type Differs<'a> = Option<(usize, &'a str)>;
     // (fixture, the probe line that differs, the conventions case it costs)
-    let programs: [(&str, Differs, Option<&str>); 9] = [
+    let programs: [(&str, Differs, Option<&str>); 10] = [
         ("correct", None, None),
         ("variant-undeclared-function", None, None),
         ("variant-display-blank-lines", None, None),
@@ -422,6 +422,11 @@ fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
             Some("conventions/orientation"),
         ),
         ("variant-one-based", Some((3, "coordinates: 1-based")), Some("conventions/coordinates")),
+        (
+            "variant-transposed",
+            Some((2, "orientation: the board transposed, white on columns 5-6")),
+            Some("conventions/orientation"),
+        ),
     ];
     for (name, differs, costs) in programs {
         let report = grade_fixture("turkish-draughts", name);

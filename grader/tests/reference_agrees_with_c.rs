@@ -1,7 +1,7 @@
 //! The correct C fixtures and the Rust reference print identical transcripts, byte for byte: for each
 //! assignment, 200 seeded whole games (also as the `game` builds link them, with our functions from
-//! `cases/<id>/`) and 200 random driver scripts (Turkish draughts: under eight conventions, the
-//! handout's, seven others the driver translates or ignores). Also what the backgammon driver
+//! `cases/<id>/`) and 200 random driver scripts (Turkish draughts: under nine conventions, the
+//! handout's, eight others the driver translates or ignores). Also what the backgammon driver
 //! prints for incorrect functions, which the reference never prints.
 
 mod common;
@@ -381,12 +381,13 @@ fn draughts_driver(dir: &Path, fixture: &str) -> PathBuf {
 
 /// Programs in other conventions than the handout's, which the driver must grade by the same rules:
 /// each with what `convention NAME` prints for it where that differs from the handout's.
-const DRAUGHTS_CONVENTIONS: [(&str, &[(&str, &str)]); 8] = [
+const DRAUGHTS_CONVENTIONS: [(&str, &[(&str, &str)]); 9] = [
     ("correct", &[]),
     ("variant-display-blank-lines", &[]),
     ("variant-prints-inside", &[]),
     ("variant-white-on-top", &[("orientation", "orientation: white starts on rows 1-2")]),
     ("variant-one-based", &[("coordinates", "coordinates: 1-based")]),
+    ("variant-transposed", &[("orientation", "orientation: the board transposed, white on columns 5-6")]),
     (
         "variant-first-landing",
         &[("captures", "capture sequences: the first landing, move() finishing the sequence")],
