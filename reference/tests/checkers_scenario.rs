@@ -3,6 +3,8 @@
 //! available, no jump that could continue, quiet games outside `jumps`, kings only in `kings`, each
 //! case showing what it is named after, and fresh `.stdin`/`.stdout` sidecars.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -282,25 +284,7 @@ impl Case {
 /// Every case under `cases/checkers/<category>/`, expanded and replayed once for all the tests.
 fn committed_cases() -> &'static [Case] {
     static CASES: OnceLock<Vec<Case>> = OnceLock::new();
-    CASES.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/checkers");
-        let mut paths = Vec::new();
-        for category in std::fs::read_dir(&root).unwrap() {
-            let category = category.unwrap().path();
-            if !category.is_dir() {
-                continue;
-            }
-            for file in std::fs::read_dir(&category).unwrap() {
-                let file = file.unwrap().path();
-                if file.extension().is_some_and(|e| e == "toml") {
-                    paths.push(file);
-                }
-            }
-        }
-        paths.sort();
-        assert!(paths.len() >= 30, "{} case files under {}", paths.len(), root.display());
-        paths.iter().map(|p| Case::load(p)).collect()
-    })
+    CASES.get_or_init(|| common::case_files("checkers", 30).iter().map(|p| Case::load(p)).collect())
 }
 
 fn case(id: &str) -> &'static Case {

@@ -2,7 +2,7 @@
 //! says: every script is replayed on the rules' board and checked for what only one category may see,
 //! so that a program with one defect loses points in that category alone.
 
-use std::path::Path;
+mod common;
 
 use reference::turkish_draughts::rules::{Board, Move, Player, Square};
 
@@ -80,35 +80,19 @@ fn replay(id: String, commands: Vec<String>) -> Case {
 }
 
 fn committed_cases() -> Vec<Case> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases/turkish-draughts");
     let mut cases = Vec::new();
-    for category in std::fs::read_dir(&root).unwrap() {
-        let category = category.unwrap().path();
-        if !category.is_dir() {
-            continue;
-        }
-        for file in std::fs::read_dir(&category).unwrap() {
-            let file = file.unwrap().path();
-            if file.extension().is_none_or(|e| e != "toml") {
-                continue;
-            }
-            let table: toml::Table = toml::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-            let commands: Vec<String> = table["scenario"]["commands"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|c| c.as_str().unwrap().to_owned())
-                .collect();
-            let id = format!(
-                "{}/{}",
-                category.file_name().unwrap().to_string_lossy(),
-                file.file_stem().unwrap().to_string_lossy()
-            );
-            cases.push(replay(id, commands));
-        }
+    for file in common::case_files("turkish-draughts", 40) {
+        let table: toml::Table = toml::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let commands: Vec<String> = table["scenario"]["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_owned())
+            .collect();
+        let category = file.parent().unwrap().file_name().unwrap().to_string_lossy();
+        let id = format!("{category}/{}", file.file_stem().unwrap().to_string_lossy());
+        cases.push(replay(id, commands));
     }
-    cases.sort_by(|a, b| a.id.cmp(&b.id));
-    assert!(cases.len() >= 40, "{} cases", cases.len());
     cases
 }
 
