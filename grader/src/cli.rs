@@ -79,6 +79,49 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         cache_dir: Option<PathBuf>,
     },
+    /// Grade a whole class: every submission under ROOT (a folder per student, Moodle or Canvas
+    /// downloads, .zip/.tar.gz), reports and feedback per student, gradebook.csv, summary.md and
+    /// class.html in OUT. A re-run grades only what changed.
+    Batch {
+        /// The class: a folder (or a .zip / .tar.gz of one) of submissions.
+        root: PathBuf,
+        /// Assignment id (see `grader list`).
+        #[arg(long, short)]
+        assignment: String,
+        /// Where the outputs go.
+        #[arg(long, short, value_name = "DIR")]
+        out: PathBuf,
+        /// Students graded at once (default: the number of cores).
+        #[arg(long, short, value_name = "N")]
+        jobs: Option<usize>,
+        /// Grade only a share of the class: hash:K/N or slice:K/N (merge the shares with `grader merge`).
+        #[arg(long, value_name = "SHARE")]
+        partition: Option<crate::batch::Partition>,
+        /// Hand grades of `manual = true` categories: a CSV of id,category,points,comment.
+        #[arg(long, value_name = "CSV")]
+        manual: Option<PathBuf>,
+        /// Re-grade every student, even those whose record is up to date.
+        #[arg(long)]
+        force: bool,
+        /// Build cache folder (default: `$GRADER_CACHE_DIR`, else `~/.cache/grader`).
+        #[arg(long, value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
+    },
+    /// Merge the outputs of `grader batch --partition` runs into one gradebook, summary and class page.
+    Merge {
+        /// The partial outputs.
+        #[arg(required = true)]
+        folders: Vec<PathBuf>,
+        /// Assignment id.
+        #[arg(long, short)]
+        assignment: String,
+        /// Where the merged outputs go.
+        #[arg(long, short, value_name = "DIR")]
+        out: PathBuf,
+        /// Hand grades, as for `batch`.
+        #[arg(long, value_name = "CSV")]
+        manual: Option<PathBuf>,
+    },
     /// Regenerate the `.stdin`/`.stdout` sidecars of scenario cases from the reference.
     Bless {
         /// Only this assignment (default: all).
@@ -177,8 +220,71 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             emit(&report::render_text(&report, true), None)?;
             Ok(if report.all_passed() { EXIT_OK } else { EXIT_FAILED })
         }
+        Command::Batch { root, assignment, out, jobs, partition, manual, force, cache_dir } => {
+            let assignment = load::load_assignment(&cases, &assignment)?;
+            if !root.exists() {
+                return Err(UsageError(format!("no class at {}", root.display())).into());
+            }
+            let manual = read_manual(manual.as_deref(), &assignment)?;
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
+            let options = crate::batch::BatchOptions {
+                out,
+                jobs: jobs.unwrap_or(cores).max(1),
+                partition,
+                manual,
+                force,
+                caps: crate::roster::ArchiveCaps::default(),
+                grade: GradeOptions { visible_only: false, cache, containment: level()? },
+            };
+            let outcome = crate::batch::run_batch(&assignment, &root, &options)?;
+            let statuses: Vec<String> = outcome.statuses.iter().map(|(s, n)| format!("{n} {s}")).collect();
+            let share = partition.map(|p| format!(" (share {p} of {})", outcome.roster)).unwrap_or_default();
+            writeln!(
+                anstream::stderr(),
+                "{} students{share}: {} graded, {} up to date; {}. Outputs in {}",
+                outcome.selected,
+                outcome.graded,
+                outcome.reused,
+                statuses.join(", "),
+                options.out.display()
+            )?;
+            Ok(EXIT_OK)
+        }
+        Command::Merge { folders, assignment, out, manual } => {
+            let assignment = load::load_assignment(&cases, &assignment)?;
+            let manual = read_manual(manual.as_deref(), &assignment)?;
+            let outcome = crate::batch::merge(&assignment, &folders, &out, &manual)?;
+            let mut err = anstream::stderr();
+            writeln!(err, "{} students merged into {}", outcome.students, out.display())?;
+            if !outcome.missing_partitions.is_empty() {
+                writeln!(err, "missing partitions: {}", outcome.missing_partitions.join(", "))?;
+            }
+            if !outcome.missing.is_empty() {
+                writeln!(
+                    err,
+                    "{} students of the class were graded by none of them: {}",
+                    outcome.missing.len(),
+                    outcome.missing.join(", ")
+                )?;
+                return Ok(EXIT_FAILED);
+            }
+            Ok(EXIT_OK)
+        }
         Command::Bless { assignment, check } => bless(&cases, assignment.as_deref(), check),
         Command::List { assignment } => list(&cases, assignment.as_deref()),
+    }
+}
+
+/// The hand grades of `--manual`, or none.
+fn read_manual(
+    path: Option<&Path>,
+    assignment: &load::Assignment,
+) -> anyhow::Result<crate::gradebook::ManualGrades> {
+    match path {
+        Some(path) => crate::gradebook::ManualGrades::read(path, assignment)
+            .map_err(|e| UsageError(e.to_string()).into()),
+        None => Ok(crate::gradebook::ManualGrades::default()),
     }
 }
 

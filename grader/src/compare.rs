@@ -149,7 +149,7 @@ pub enum Extent {
 }
 
 /// Where the output first differs from the transcript.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Divergence {
     /// 1-based line of the program's output (one past its end when the output stopped early).
     pub line: usize,
@@ -162,7 +162,7 @@ pub struct Divergence {
 }
 
 /// One kind of difference a lenient normalisation forgave: what, how often, and where first.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Forgiven {
     /// `missing line break`, `extra line break`, `missing space`, `extra space`, `letter case`.
     pub what: String,
@@ -186,7 +186,7 @@ impl Forgiven {
 }
 
 /// How partial credit was reached for an output that does not match.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PartialCredit {
     /// The partial-credit rule applied.
     pub rule: Partial,

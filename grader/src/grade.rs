@@ -93,6 +93,16 @@ pub fn grade(
     submission_path: &Path,
     options: &GradeOptions,
 ) -> Result<Report, GradeError> {
+    let submission = Submission::collect(submission_path, &assignment.submission_files)?;
+    grade_submission(assignment, &submission, options)
+}
+
+/// Grades a submission already read (a class's, from any layout); the report names it by its path.
+pub fn grade_submission(
+    assignment: &Assignment,
+    submission: &Submission,
+    options: &GradeOptions,
+) -> Result<Report, GradeError> {
     let cases: Vec<&Case> = assignment
         .cases
         .iter()
@@ -100,14 +110,13 @@ pub fn grade(
         .collect();
     let expectations = cases.iter().map(|c| read_expectation(c)).collect::<Result<Vec<_>, _>>()?;
 
-    let submission = Submission::collect(submission_path, &assignment.submission_files)?;
     let mut builds: BTreeMap<&str, Build> = BTreeMap::new();
     for case in &cases {
         if !builds.contains_key(case.build.as_str()) {
             let recipe = &assignment.builds[&case.build];
             builds.insert(
                 &case.build,
-                build::build(assignment, recipe, &submission, &options.cache, options.containment)?,
+                build::build(assignment, recipe, submission, &options.cache, options.containment)?,
             );
         }
     }
@@ -117,7 +126,7 @@ pub fn grade(
             let recipe = &assignment.builds[&probe.build];
             if !builds.contains_key(probe.build.as_str()) {
                 let build =
-                    build::build(assignment, recipe, &submission, &options.cache, options.containment)?;
+                    build::build(assignment, recipe, submission, &options.cache, options.containment)?;
                 builds.insert(&probe.build, build);
             }
             Some(run_probe(probe, &builds[probe.build.as_str()], options.containment))
@@ -168,7 +177,7 @@ pub fn grade(
         grader_version: env!("CARGO_PKG_VERSION").to_owned(),
         assignment: assignment.id.clone(),
         title: assignment.title.clone(),
-        submission: submission_path.display().to_string(),
+        submission: submission.path.display().to_string(),
         visible_only: options.visible_only,
         containment: options.containment,
         score: total,

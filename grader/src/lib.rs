@@ -4,13 +4,19 @@
 //! One module per pipeline stage, data flowing one way:
 //! [`load`] → [`build`] → [`run`] → [`compare`] → [`score`] → [`report`]; [`grade`] strings them
 //! together, [`bless`] regenerates expected transcripts, [`cli`] is the command line.
+//!
+//! A class: [`roster`] (who handed in what) → [`batch`] (each student through [`grade`], outputs on
+//! disk) → [`gradebook`] (the class's grades, from the records on disk).
 
+pub mod batch;
 pub mod bless;
 pub mod build;
 pub mod cli;
 pub mod compare;
 pub mod grade;
+pub mod gradebook;
 pub mod load;
 pub mod report;
+pub mod roster;
 pub mod run;
 pub mod score;

@@ -2,7 +2,7 @@
 
 mod text;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use text::render_text;
 
@@ -11,7 +11,7 @@ use crate::load::{CaseKind, Visibility};
 use crate::run::{Containment, Limit};
 
 /// Everything a grading found: the single source of every output format.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     /// The grader's version.
     pub grader_version: String,
@@ -51,7 +51,7 @@ impl Report {
 }
 
 /// The cases a self-check leaves out: how many, and what they are worth.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HiddenCases {
     /// Number of cases not run.
     pub cases: usize,
@@ -60,7 +60,7 @@ pub struct HiddenCases {
 }
 
 /// A category graded by hand.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PendingCategory {
     /// Category id.
     pub id: String,
@@ -71,7 +71,7 @@ pub struct PendingCategory {
 }
 
 /// What an assignment's probe found: worth no points, shown first.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProbeReport {
     /// What the probe finds, in words.
     pub title: String,
@@ -82,7 +82,7 @@ pub struct ProbeReport {
 }
 
 /// How one build recipe went.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BuildReport {
     /// Recipe name.
     pub recipe: String,
@@ -97,7 +97,7 @@ pub struct BuildReport {
 }
 
 /// Whether a build produced an executable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BuildStatus {
     /// It did.
@@ -107,7 +107,7 @@ pub enum BuildStatus {
 }
 
 /// The score of one automated category.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CategoryReport {
     /// Category id.
     pub id: String,
@@ -124,7 +124,7 @@ pub struct CategoryReport {
 }
 
 /// What happened to one case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CaseStatus {
     /// The output matched (perhaps only after a lenient normalisation, which `leniency` names).
@@ -157,7 +157,7 @@ impl CaseStatus {
 }
 
 /// The result of one case.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseReport {
     /// Case id (its path under the assignment folder).
     pub id: String,

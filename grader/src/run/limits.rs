@@ -68,7 +68,7 @@ impl Limits {
 }
 
 /// The limit that ended a run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Limit {
     /// Wall-clock time.

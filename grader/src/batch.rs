@@ -1,0 +1,602 @@
+//! Class grading: every student of a class root through the pipeline, in parallel, each leaving its
+//! report, record and feedback on disk as soon as it is graded; then the class's gradebook, summary
+//! and page, built from the records on disk (so memory does not grow with the class, and partial
+//! outputs of several machines merge into the same files).
+//!
+//! A re-run reuses a student's record when the key (grader version, assignment folder, the student's
+//! files) is unchanged; every file is written atomically, so an interrupted run leaves whole files
+//! and resumes where it stopped.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::build::Submission;
+use crate::grade::{self, GradeOptions};
+use crate::gradebook::{
+    self, Gradebook, ManualGrades, Record, StudentStatus, BATCH_FILE, FEEDBACK_FILE, RECORD_FILE,
+    REPORT_FILE, STUDENTS_DIR,
+};
+use crate::load::Assignment;
+use crate::report::Report;
+use crate::roster::{self, ArchiveCaps, Entry};
+
+/// A stable share of a class: `hash:K/N` (by a hash of the id: stable as students come and go) or
+/// `slice:K/N` (the K-th of N runs of the sorted ids). K counts from 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Partition {
+    /// Students whose id hashes to K modulo N.
+    Hash {
+        /// This share, 1..=n.
+        k: usize,
+        /// Shares in all.
+        n: usize,
+    },
+    /// The K-th of N contiguous runs of the sorted ids.
+    Slice {
+        /// This share, 1..=n.
+        k: usize,
+        /// Shares in all.
+        n: usize,
+    },
+}
+
+impl std::str::FromStr for Partition {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Partition, String> {
+        let usage = || format!("`{text}` is not hash:K/N or slice:K/N with 1 <= K <= N");
+        let (kind, share) = text.split_once(':').ok_or_else(usage)?;
+        let (k, n) = share.split_once('/').ok_or_else(usage)?;
+        let (k, n): (usize, usize) = (k.parse().map_err(|_| usage())?, n.parse().map_err(|_| usage())?);
+        if !(1..=n).contains(&k) {
+            return Err(usage());
+        }
+        match kind {
+            "hash" => Ok(Partition::Hash { k, n }),
+            "slice" => Ok(Partition::Slice { k, n }),
+            _ => Err(usage()),
+        }
+    }
+}
+
+impl fmt::Display for Partition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Partition::Hash { k, n } => write!(f, "hash:{k}/{n}"),
+            Partition::Slice { k, n } => write!(f, "slice:{k}/{n}"),
+        }
+    }
+}
+
+impl Partition {
+    /// Whether the student with this id, at this place among `of` sorted ids, is in the share.
+    pub fn contains(self, id: &str, index: usize, of: usize) -> bool {
+        match self {
+            Partition::Hash { k, n } => {
+                let hash = blake3::hash(id.as_bytes());
+                let value = u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes"));
+                (value % n as u64) as usize == k - 1
+            }
+            Partition::Slice { k, n } => index * n / of.max(1) == k - 1,
+        }
+    }
+}
+
+/// What a batch was asked to do, written to `batch.json` so that `grader merge` can check partial
+/// outputs belong together and name the students none of them graded.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BatchInfo {
+    /// Assignment id.
+    pub assignment: String,
+    /// The share graded, if not all.
+    pub partition: Option<Partition>,
+    /// Every student id of the class root, sorted.
+    pub roster: Vec<String>,
+    /// The grader's version.
+    pub grader_version: String,
+}
+
+/// How to grade a class.
+#[derive(Debug, Clone)]
+pub struct BatchOptions {
+    /// Where the outputs go.
+    pub out: PathBuf,
+    /// Students graded at once.
+    pub jobs: usize,
+    /// Grade only this share of the class.
+    pub partition: Option<Partition>,
+    /// Hand grades to merge.
+    pub manual: ManualGrades,
+    /// Re-grade students whose record is up to date.
+    pub force: bool,
+    /// Caps on students' archives.
+    pub caps: ArchiveCaps,
+    /// How each student is graded.
+    pub grade: GradeOptions,
+}
+
+/// What a batch did, for its last line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BatchOutcome {
+    /// Students in the root.
+    pub roster: usize,
+    /// Students in the share graded.
+    pub selected: usize,
+    /// Graded now.
+    pub graded: usize,
+    /// Up to date, reused.
+    pub reused: usize,
+    /// Of the selected, how many by status.
+    pub statuses: BTreeMap<String, usize>,
+}
+
+/// A batch that could not run at all (one student's problems never are).
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// The class root cannot be read.
+    #[error(transparent)]
+    Roster(#[from] roster::RosterError),
+    /// An output cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The output folder holds another assignment's grading.
+    #[error("{} holds a grading of `{found}`, not `{expected}`: choose another --out", path.display())]
+    OtherAssignment {
+        /// The output folder.
+        path: PathBuf,
+        /// Its assignment.
+        found: String,
+        /// The one asked for.
+        expected: String,
+    },
+    /// Partial outputs that cannot be merged.
+    #[error("{0}")]
+    Merge(String),
+}
+
+/// Writes a file atomically: a temporary file in the same folder, renamed over the target.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
+    let err = |source| BatchError::Write { path: path.to_owned(), source };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(err)?;
+    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(err)?;
+    std::io::Write::write_all(&mut file, bytes).map_err(err)?;
+    file.persist(path).map_err(|e| err(e.error))?;
+    Ok(())
+}
+
+/// A folder name for a student id: ids come from file names, but keep them to one safe component.
+pub fn student_dir_name(id: &str) -> String {
+    id.chars()
+        .map(|c| if c.is_alphanumeric() || "-_.@+".contains(c) { c } else { '_' })
+        .collect::<String>()
+        .trim_start_matches('.')
+        .to_owned()
+}
+
+/// Hash of everything in the assignment's folder and the shared one: a change to any case re-grades.
+fn assignment_key(assignment: &Assignment) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
+    let common = assignment.dir.parent().map(|p| p.join("common"));
+    for dir in std::iter::once(assignment.dir.clone()).chain(common) {
+        for entry in walkdir::WalkDir::new(&dir).sort_by_file_name().into_iter().flatten() {
+            if entry.file_type().is_file() {
+                let rel = entry.path().strip_prefix(&dir).unwrap_or(entry.path());
+                hasher.update(rel.to_string_lossy().as_bytes());
+                hasher.update(&[0]);
+                hasher.update(&std::fs::read(entry.path()).unwrap_or_default());
+                hasher.update(&[0]);
+            }
+        }
+    }
+    hasher.finalize().to_hex().to_string()
+}
+
+fn student_key(assignment_key: &str, entry: &Entry) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(assignment_key.as_bytes());
+    match &entry.files {
+        Ok(files) => {
+            for file in files {
+                hasher.update(&(file.name.len() as u64).to_le_bytes());
+                hasher.update(file.name.as_bytes());
+                hasher.update(&(file.content.len() as u64).to_le_bytes());
+                hasher.update(&file.content);
+            }
+        }
+        Err(message) => {
+            hasher.update(b"error");
+            hasher.update(message.as_bytes());
+        }
+    }
+    hasher.finalize().to_hex()[..32].to_owned()
+}
+
+fn read_record(path: &Path) -> Option<Record> {
+    serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+}
+
+/// Where progress goes: a bar on a terminal, plain lines otherwise.
+enum Progress {
+    Bar(indicatif::ProgressBar),
+    Lines { total: usize, done: AtomicUsize },
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        if std::io::stderr().is_terminal() {
+            let bar = indicatif::ProgressBar::new(total as u64);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} students, {msg} ({eta} left)")
+                    .expect("a valid template"),
+            );
+            Progress::Bar(bar)
+        } else {
+            Progress::Lines { total, done: AtomicUsize::new(0) }
+        }
+    }
+
+    fn finished(&self, record: &Record, reused: bool, running: usize, failures: usize, seconds: f64) {
+        match self {
+            Progress::Bar(bar) => {
+                bar.set_message(format!("{running} running, {failures} not graded"));
+                bar.inc(1);
+            }
+            Progress::Lines { total, done } => {
+                let done = done.fetch_add(1, Ordering::SeqCst) + 1;
+                let how = if reused { "up to date".to_owned() } else { format!("{seconds:.1} s") };
+                eprintln!(
+                    "[{done}/{total}] {}: {:.2} / {:.2} {} ({how})",
+                    record.id,
+                    record.total(),
+                    record.max(),
+                    record.status.word()
+                );
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// Grades every student of `root` (or the share `options.partition` names) into `options.out`,
+/// then writes the class's files from every record there.
+pub fn run_batch(
+    assignment: &Assignment,
+    root: &Path,
+    options: &BatchOptions,
+) -> Result<BatchOutcome, BatchError> {
+    let entries = roster::discover(root, &assignment.submission_files, options.caps)?;
+    let roster_ids: Vec<String> = entries.iter().map(|e| e.id.clone()).collect();
+    let total = entries.len();
+    let selected: Vec<Entry> = entries
+        .into_iter()
+        .enumerate()
+        .filter(|(i, e)| options.partition.is_none_or(|p| p.contains(&e.id, *i, total)))
+        .map(|(_, e)| e)
+        .collect();
+
+    let info_path = options.out.join(BATCH_FILE);
+    if let Some(found) =
+        std::fs::read(&info_path).ok().and_then(|b| serde_json::from_slice::<BatchInfo>(&b).ok())
+    {
+        if found.assignment != assignment.id {
+            return Err(BatchError::OtherAssignment {
+                path: options.out.clone(),
+                found: found.assignment,
+                expected: assignment.id.clone(),
+            });
+        }
+    }
+    let info = BatchInfo {
+        assignment: assignment.id.clone(),
+        partition: options.partition,
+        roster: roster_ids,
+        grader_version: env!("CARGO_PKG_VERSION").to_owned(),
+    };
+    write_atomic(&info_path, &serde_json::to_vec_pretty(&info).expect("serialisable"))?;
+
+    let key = assignment_key(assignment);
+    let progress = Progress::new(selected.len());
+    let queue = Mutex::new(selected.iter());
+    let (running, failures, graded, reused) =
+        (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
+    let first_error: Mutex<Option<BatchError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..options.jobs.max(1) {
+            scope.spawn(|| loop {
+                let Some(entry) = queue.lock().expect("no panic holds the queue").next() else { break };
+                running.fetch_add(1, Ordering::SeqCst);
+                let started = Instant::now();
+                let outcome = grade_student(assignment, entry, &key, options);
+                running.fetch_sub(1, Ordering::SeqCst);
+                match outcome {
+                    Ok((record, was_reused)) => {
+                        if matches!(record.status, StudentStatus::GraderError | StudentStatus::NoFiles) {
+                            failures.fetch_add(1, Ordering::SeqCst);
+                        }
+                        (if was_reused { &reused } else { &graded }).fetch_add(1, Ordering::SeqCst);
+                        progress.finished(
+                            &record,
+                            was_reused,
+                            running.load(Ordering::SeqCst),
+                            failures.load(Ordering::SeqCst),
+                            started.elapsed().as_secs_f64(),
+                        );
+                    }
+                    Err(e) => {
+                        first_error.lock().expect("no panic holds it").get_or_insert(e);
+                        break;
+                    }
+                }
+            });
+        }
+    });
+    progress.finish();
+    if let Some(e) = first_error.into_inner().expect("no panic holds it") {
+        return Err(e);
+    }
+
+    let ids: BTreeSet<String> = selected.iter().map(|e| e.id.clone()).collect();
+    let book = write_class(
+        assignment,
+        std::slice::from_ref(&options.out),
+        &options.out,
+        Some(&ids),
+        &options.manual,
+    )?;
+    let mut statuses = BTreeMap::new();
+    for record in &book.students {
+        *statuses.entry(record.status.word().to_owned()).or_insert(0) += 1;
+    }
+    Ok(BatchOutcome {
+        roster: total,
+        selected: selected.len(),
+        graded: graded.into_inner(),
+        reused: reused.into_inner(),
+        statuses,
+    })
+}
+
+/// Grades one student (or reuses an up-to-date record) and writes their report and record.
+fn grade_student(
+    assignment: &Assignment,
+    entry: &Entry,
+    assignment_key: &str,
+    options: &BatchOptions,
+) -> Result<(Record, bool), BatchError> {
+    let dir = options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id));
+    let key = student_key(assignment_key, entry);
+    if !options.force {
+        if let Some(record) = read_record(&dir.join(RECORD_FILE)).filter(|r| r.key == key && r.id == entry.id)
+        {
+            return Ok((record, true));
+        }
+    }
+    let name = entry.name.as_deref();
+    let record = match &entry.files {
+        Err(message) => Record::ungraded(
+            assignment,
+            &entry.id,
+            name,
+            &entry.origin,
+            &key,
+            StudentStatus::GraderError,
+            message.clone(),
+        ),
+        Ok(files) if files.is_empty() => {
+            let patterns: Vec<String> =
+                assignment.submission_files.iter().map(|p| p.as_str().to_owned()).collect();
+            let note = format!("no file matching {} in {}", patterns.join(" or "), entry.origin);
+            Record::ungraded(assignment, &entry.id, name, &entry.origin, &key, StudentStatus::NoFiles, note)
+        }
+        Ok(files) => {
+            let submission = Submission { path: PathBuf::from(&entry.origin), files: files.clone() };
+            match grade::grade_submission(assignment, &submission, &options.grade) {
+                Ok(report) => {
+                    let json = crate::report::render_json(&report);
+                    write_atomic(&dir.join(REPORT_FILE), json.as_bytes())?;
+                    Record::from_report(assignment, &report, &entry.id, name, &entry.origin, &key)
+                }
+                Err(e) => Record::ungraded(
+                    assignment,
+                    &entry.id,
+                    name,
+                    &entry.origin,
+                    &key,
+                    StudentStatus::GraderError,
+                    format!("the grader could not grade it: {e}"),
+                ),
+            }
+        }
+    };
+    if record.status != StudentStatus::Graded && record.status != StudentStatus::BuildError {
+        // A report of an earlier grading of other files would be misleading now.
+        let _ = std::fs::remove_file(dir.join(REPORT_FILE));
+    }
+    write_atomic(&dir.join(RECORD_FILE), &serde_json::to_vec_pretty(&record).expect("serialisable"))?;
+    Ok((record, false))
+}
+
+/// Reads the records under the output folders (only `ids`' when given), merges the hand grades,
+/// writes each student's feedback into `out` and the class's files; refuses a student graded in two
+/// folders.
+pub fn write_class(
+    assignment: &Assignment,
+    folders: &[PathBuf],
+    out: &Path,
+    ids: Option<&BTreeSet<String>>,
+    manual: &ManualGrades,
+) -> Result<Gradebook, BatchError> {
+    let mut records: BTreeMap<String, (Record, PathBuf)> = BTreeMap::new();
+    for folder in folders {
+        let students = folder.join(STUDENTS_DIR);
+        let Ok(entries) = std::fs::read_dir(&students) else { continue };
+        for entry in entries.flatten() {
+            let Some(mut record) = read_record(&entry.path().join(RECORD_FILE)) else { continue };
+            if ids.is_some_and(|ids| !ids.contains(&record.id)) {
+                continue;
+            }
+            if let Some((_, other)) = records.get(&record.id) {
+                return Err(BatchError::Merge(format!(
+                    "{} was graded in both {} and {}: the partitions overlap",
+                    record.id,
+                    other.display(),
+                    folder.display()
+                )));
+            }
+            record.apply_manual(manual);
+            records.insert(record.id.clone(), (record, entry.path()));
+        }
+    }
+    let columns = gradebook::columns(assignment);
+    for (record, from) in records.values() {
+        let target = out.join(STUDENTS_DIR).join(student_dir_name(&record.id));
+        if target != *from {
+            for file in [RECORD_FILE, REPORT_FILE] {
+                if let Ok(bytes) = std::fs::read(from.join(file)) {
+                    write_atomic(&target.join(file), &bytes)?;
+                }
+            }
+        }
+        let feedback = match std::fs::read(from.join(REPORT_FILE))
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Report>(&b).ok())
+        {
+            Some(report) => gradebook::render_feedback(&report, record, &columns),
+            None => gradebook::render_ungraded_feedback(&assignment.title, record, &columns),
+        };
+        write_atomic(&target.join(FEEDBACK_FILE), feedback.as_bytes())?;
+    }
+    let book = Gradebook::new(assignment, records.into_values().map(|(r, _)| r).collect());
+    write_atomic(&out.join("gradebook.csv"), book.to_csv().as_bytes())?;
+    write_atomic(&out.join("summary.md"), gradebook::render_summary(&book).as_bytes())?;
+    let href = |id: &str| format!("{STUDENTS_DIR}/{}/{FEEDBACK_FILE}", student_dir_name(id));
+    write_atomic(&out.join("class.html"), gradebook::render_class_html(&book, &href).as_bytes())?;
+    Ok(book)
+}
+
+/// What `grader merge` found beyond the merged files: the students no partial output graded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergeOutcome {
+    /// Students merged.
+    pub students: usize,
+    /// Ids of the class root that no folder graded, sorted.
+    pub missing: Vec<String>,
+    /// Partitions (of those the folders name) that no folder holds.
+    pub missing_partitions: Vec<String>,
+}
+
+/// Merges the outputs of several batches (partitions of one class) into `out`.
+pub fn merge(
+    assignment: &Assignment,
+    folders: &[PathBuf],
+    out: &Path,
+    manual: &ManualGrades,
+) -> Result<MergeOutcome, BatchError> {
+    let mut infos = Vec::new();
+    for folder in folders {
+        let path = folder.join(BATCH_FILE);
+        let info: BatchInfo =
+            std::fs::read(&path).ok().and_then(|b| serde_json::from_slice(&b).ok()).ok_or_else(|| {
+                BatchError::Merge(format!(
+                    "{} is not a batch's output (no readable {BATCH_FILE})",
+                    folder.display()
+                ))
+            })?;
+        if info.assignment != assignment.id {
+            return Err(BatchError::Merge(format!(
+                "{} graded `{}`, not `{}`",
+                folder.display(),
+                info.assignment,
+                assignment.id
+            )));
+        }
+        infos.push(info);
+    }
+    let book = write_class(assignment, folders, out, None, manual)?;
+    let graded: BTreeSet<&str> = book.students.iter().map(|r| r.id.as_str()).collect();
+    let roster: BTreeSet<&str> = infos.iter().flat_map(|i| i.roster.iter().map(String::as_str)).collect();
+    let missing: Vec<String> = roster.difference(&graded).map(|s| s.to_string()).collect();
+    let mut missing_partitions = Vec::new();
+    if let Some(n) = infos.iter().find_map(|i| {
+        i.partition.map(|p| match p {
+            Partition::Hash { n, .. } | Partition::Slice { n, .. } => n,
+        })
+    }) {
+        let held: BTreeSet<String> =
+            infos.iter().filter_map(|i| i.partition.map(|p| p.to_string())).collect();
+        let kind = infos.iter().find_map(|i| i.partition).map(|p| match p {
+            Partition::Hash { .. } => "hash",
+            Partition::Slice { .. } => "slice",
+        });
+        for k in 1..=n {
+            let name = format!("{}:{k}/{n}", kind.unwrap_or("hash"));
+            if !held.contains(&name) {
+                missing_partitions.push(name);
+            }
+        }
+    }
+    let info = BatchInfo {
+        assignment: assignment.id.clone(),
+        partition: None,
+        roster: roster.iter().map(|s| s.to_string()).collect(),
+        grader_version: env!("CARGO_PKG_VERSION").to_owned(),
+    };
+    write_atomic(&out.join(BATCH_FILE), &serde_json::to_vec_pretty(&info).expect("serialisable"))?;
+    Ok(MergeOutcome { students: book.students.len(), missing, missing_partitions })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partitions_parse_and_print_back() {
+        for text in ["hash:1/4", "slice:3/3"] {
+            assert_eq!(text.parse::<Partition>().unwrap().to_string(), text);
+        }
+        for bad in ["hash:0/4", "slice:5/4", "hash:1", "mod:1/2", "hash:a/b"] {
+            assert!(bad.parse::<Partition>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_shares_of_a_partition_cover_the_class_once() {
+        let ids: Vec<String> = (0..103).map(|i| format!("student{i}")).collect();
+        for kind in ["hash", "slice"] {
+            let mut seen = vec![0; ids.len()];
+            for k in 1..=4 {
+                let p: Partition = format!("{kind}:{k}/4").parse().unwrap();
+                for (i, id) in ids.iter().enumerate() {
+                    seen[i] += usize::from(p.contains(id, i, ids.len()));
+                }
+            }
+            assert!(seen.iter().all(|&n| n == 1), "{kind}: {seen:?}");
+        }
+    }
+
+    #[test]
+    fn student_folders_are_one_safe_component() {
+        assert_eq!(student_dir_name("12345"), "12345");
+        assert_eq!(student_dir_name("../etc"), "_etc");
+        assert_eq!(student_dir_name("a/b c"), "a_b_c");
+    }
+}

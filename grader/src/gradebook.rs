@@ -1,0 +1,423 @@
+//! Class stage: what a class's gradings add up to. Each graded student leaves a small [`Record`] on disk;
+//! a [`Gradebook`] is built from the records of one or several output folders (a whole class, or the
+//! partitions of one merged) and rendered as `gradebook.csv`, `summary.md` and `class.html`.
+
+mod feedback;
+mod html;
+mod summary;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+pub use feedback::{render_feedback, render_ungraded_feedback};
+pub use html::render_class_html;
+pub use summary::render_summary;
+
+use crate::load::{Assignment, Visibility};
+use crate::report::{CaseStatus, Report};
+
+/// Where a student's files go inside a batch's output folder: `students/<id>/`.
+pub const STUDENTS_DIR: &str = "students";
+/// A student's record, read back by re-runs and by `grader merge`.
+pub const RECORD_FILE: &str = "record.json";
+/// A student's full report.
+pub const REPORT_FILE: &str = "report.json";
+/// A student's feedback, to hand to them.
+pub const FEEDBACK_FILE: &str = "feedback.md";
+/// What a batch was asked to do: assignment, partition, the whole roster (to name gaps on merge).
+pub const BATCH_FILE: &str = "batch.json";
+
+/// How a student's grading went, as a whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StudentStatus {
+    /// Every build succeeded and every case ran (whatever its verdict).
+    Graded,
+    /// A build failed: the cases that needed it scored nothing.
+    BuildError,
+    /// The submission holds no file the assignment takes.
+    NoFiles,
+    /// The grader could not grade it (an unreadable archive, a failure of the grader's own); `note`
+    /// says why. The rest of the class is graded.
+    GraderError,
+}
+
+impl StudentStatus {
+    /// The word used in the gradebook and the class page.
+    pub fn word(self) -> &'static str {
+        match self {
+            StudentStatus::Graded => "graded",
+            StudentStatus::BuildError => "build-error",
+            StudentStatus::NoFiles => "no-files",
+            StudentStatus::GraderError => "grader-error",
+        }
+    }
+}
+
+/// One category of one student: automated points, or a hand grade (or none yet).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CategoryScore {
+    /// Category id.
+    pub id: String,
+    /// Points earned; `None` for a hand-graded category without a grade yet (pending).
+    pub score: Option<f64>,
+    /// Points available.
+    pub max: f64,
+    /// The grader's comment, for a hand-graded category.
+    pub comment: Option<String>,
+}
+
+/// One case of one student, for the class's pass rates.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseOutcome {
+    /// Case id.
+    pub id: String,
+    /// Passed with full points.
+    pub passed: bool,
+    /// What happened (`failed`, `timeout`, ...), as in the report.
+    pub status: String,
+}
+
+/// What one student's grading leaves for the class: enough for the gradebook, the summary and the
+/// class page without the full report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    /// The student's id as the layout gives it (a Moodle or Canvas user id, a folder name).
+    pub id: String,
+    /// The student's name, where the layout gives one.
+    pub name: Option<String>,
+    /// Where the submission came from, relative to the batch's root.
+    pub origin: String,
+    /// Hash of everything the grading depends on: a re-run with the same key reuses this record.
+    pub key: String,
+    /// How it went.
+    pub status: StudentStatus,
+    /// One line on what went wrong, if anything.
+    pub note: Option<String>,
+    /// Every rubric category, in rubric order (automated and hand-graded).
+    pub categories: Vec<CategoryScore>,
+    /// Every case, in case order (empty when nothing could run).
+    pub cases: Vec<CaseOutcome>,
+}
+
+impl Record {
+    /// Points earned: automated points plus the hand grades given so far.
+    pub fn total(&self) -> f64 {
+        crate::score::round(self.categories.iter().filter_map(|c| c.score).sum())
+    }
+
+    /// Points available over every category.
+    pub fn max(&self) -> f64 {
+        crate::score::round(self.categories.iter().map(|c| c.max).sum())
+    }
+
+    /// Hand-graded categories without a grade yet.
+    pub fn pending(&self) -> Vec<&str> {
+        self.categories.iter().filter(|c| c.score.is_none()).map(|c| c.id.as_str()).collect()
+    }
+
+    /// The record of a report: every category, hand-graded ones pending until [`Record::apply_manual`].
+    pub fn from_report(
+        assignment: &Assignment,
+        report: &Report,
+        id: &str,
+        name: Option<&str>,
+        origin: &str,
+        key: &str,
+    ) -> Record {
+        let status = if report.builds.iter().any(|b| b.status == crate::report::BuildStatus::Error) {
+            StudentStatus::BuildError
+        } else {
+            StudentStatus::Graded
+        };
+        let categories = assignment
+            .categories
+            .iter()
+            .map(|c| {
+                let automated = report.categories.iter().find(|r| r.id == c.id);
+                CategoryScore {
+                    id: c.id.clone(),
+                    score: automated.map(|r| r.score),
+                    max: automated.map_or(c.points, |r| r.max_score),
+                    comment: None,
+                }
+            })
+            .collect();
+        let cases = report
+            .cases
+            .iter()
+            .map(|c| CaseOutcome {
+                id: c.id.clone(),
+                passed: c.status == CaseStatus::Passed && c.score >= c.max_score,
+                status: serde_json::to_value(c.status)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+            })
+            .collect();
+        Record {
+            id: id.to_owned(),
+            name: name.map(str::to_owned),
+            origin: origin.to_owned(),
+            key: key.to_owned(),
+            status,
+            note: None,
+            categories,
+            cases,
+        }
+    }
+
+    /// The record of a student who could not be graded: every category at 0 (hand-graded ones
+    /// pending), no case.
+    pub fn ungraded(
+        assignment: &Assignment,
+        id: &str,
+        name: Option<&str>,
+        origin: &str,
+        key: &str,
+        status: StudentStatus,
+        note: String,
+    ) -> Record {
+        let categories = assignment
+            .categories
+            .iter()
+            .map(|c| CategoryScore {
+                id: c.id.clone(),
+                score: (!c.manual).then_some(0.0),
+                max: c.points,
+                comment: None,
+            })
+            .collect();
+        Record {
+            id: id.to_owned(),
+            name: name.map(str::to_owned),
+            origin: origin.to_owned(),
+            key: key.to_owned(),
+            status,
+            note: Some(note),
+            categories,
+            cases: Vec::new(),
+        }
+    }
+
+    /// Puts the hand grades given for this student into its hand-graded categories.
+    pub fn apply_manual(&mut self, grades: &ManualGrades) {
+        for category in &mut self.categories {
+            if let Some(grade) = grades.get(&self.id, &category.id) {
+                category.score = Some(grade.points);
+                category.comment = grade.comment.clone();
+            }
+        }
+    }
+}
+
+/// One hand grade of `--manual grades.csv`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ManualGrade {
+    /// The points given.
+    pub points: f64,
+    /// The grader's comment, if any.
+    pub comment: Option<String>,
+}
+
+/// The hand grades of `--manual grades.csv` (`id,category,points,comment`), by student and category.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ManualGrades {
+    grades: BTreeMap<(String, String), ManualGrade>,
+}
+
+/// A bad line of a hand-grades file.
+#[derive(Debug, thiserror::Error)]
+#[error("{}:{line}: {message}", path.display())]
+pub struct ManualGradesError {
+    /// The file.
+    pub path: PathBuf,
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl ManualGrades {
+    /// Reads `id,category,points,comment` lines (a header line `id,...` is skipped); checks that each
+    /// category is a hand-graded one of the assignment and the points are within it.
+    pub fn read(path: &Path, assignment: &Assignment) -> Result<ManualGrades, ManualGradesError> {
+        let error = |line: usize, message: String| ManualGradesError { path: path.to_owned(), line, message };
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .trim(csv::Trim::All)
+            .from_path(path)
+            .map_err(|e| error(0, e.to_string()))?;
+        let mut grades = BTreeMap::new();
+        for (i, row) in reader.records().enumerate() {
+            let row = row.map_err(|e| error(i + 1, e.to_string()))?;
+            let line = row.position().map_or(i + 1, |p| p.line() as usize);
+            if i == 0 && row.get(0) == Some("id") {
+                continue;
+            }
+            if row.len() < 3 || row.len() > 4 {
+                return Err(error(
+                    line,
+                    format!("expected id,category,points[,comment], got {} fields", row.len()),
+                ));
+            }
+            let (id, category, points) = (&row[0], &row[1], &row[2]);
+            let Some(rubric) = assignment.category(category) else {
+                return Err(error(line, format!("no category `{category}` in {}", assignment.id)));
+            };
+            if !rubric.manual {
+                return Err(error(
+                    line,
+                    format!("category `{category}` is graded automatically, not by hand"),
+                ));
+            }
+            let points: f64 =
+                points.parse().ok().filter(|p: &f64| (0.0..=rubric.points).contains(p)).ok_or_else(|| {
+                    error(line, format!("points `{points}` are not a number 0..{}", rubric.points))
+                })?;
+            let comment = row.get(3).filter(|c| !c.is_empty()).map(str::to_owned);
+            if grades.insert((id.to_owned(), category.to_owned()), ManualGrade { points, comment }).is_some()
+            {
+                return Err(error(line, format!("a second grade for {id} in {category}")));
+            }
+        }
+        Ok(ManualGrades { grades })
+    }
+
+    /// The grade of one student in one category, if given.
+    pub fn get(&self, id: &str, category: &str) -> Option<&ManualGrade> {
+        self.grades.get(&(id.to_owned(), category.to_owned()))
+    }
+}
+
+/// A rubric category, as a column of the gradebook.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    /// Category id.
+    pub id: String,
+    /// What it grades.
+    pub title: String,
+    /// Points available.
+    pub points: f64,
+    /// Graded by hand.
+    pub manual: bool,
+}
+
+/// The rubric's categories as the gradebook's columns, in rubric order.
+pub fn columns(assignment: &Assignment) -> Vec<Column> {
+    assignment
+        .categories
+        .iter()
+        .map(|c| Column { id: c.id.clone(), title: c.title.clone(), points: c.points, manual: c.manual })
+        .collect()
+}
+
+/// One case across the class.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseStat {
+    /// Case id.
+    pub id: String,
+    /// What it checks.
+    pub title: String,
+    /// Its category.
+    pub category: String,
+    /// Hidden from students.
+    pub hidden: bool,
+    /// Students who passed it.
+    pub passed: usize,
+    /// Students whose grading ran it.
+    pub ran: usize,
+}
+
+impl CaseStat {
+    /// The share of the students who ran it that passed it, 0 to 1 (0 when nobody ran it).
+    pub fn pass_rate(&self) -> f64 {
+        if self.ran == 0 {
+            0.0
+        } else {
+            self.passed as f64 / self.ran as f64
+        }
+    }
+}
+
+/// A class's grades: the columns, one row per student (sorted by id), and each case's pass counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gradebook {
+    /// Assignment id.
+    pub assignment: String,
+    /// Assignment title.
+    pub title: String,
+    /// The rubric's categories, in rubric order.
+    pub columns: Vec<Column>,
+    /// One record per student, sorted by id.
+    pub students: Vec<Record>,
+    /// Every case of the assignment, in case order.
+    pub cases: Vec<CaseStat>,
+}
+
+impl Gradebook {
+    /// The gradebook of these records.
+    pub fn new(assignment: &Assignment, mut students: Vec<Record>) -> Gradebook {
+        students.sort_by(|a, b| a.id.cmp(&b.id));
+        let columns = columns(assignment);
+        let mut cases: Vec<CaseStat> = assignment
+            .cases
+            .iter()
+            .map(|c| CaseStat {
+                id: c.id.clone(),
+                title: c.title.clone(),
+                category: c.category.clone(),
+                hidden: c.visibility == Visibility::Hidden,
+                passed: 0,
+                ran: 0,
+            })
+            .collect();
+        for student in &students {
+            for outcome in &student.cases {
+                if let Some(stat) = cases.iter_mut().find(|c| c.id == outcome.id) {
+                    stat.ran += 1;
+                    stat.passed += usize::from(outcome.passed);
+                }
+            }
+        }
+        Gradebook {
+            assignment: assignment.id.clone(),
+            title: assignment.title.clone(),
+            columns,
+            students,
+            cases,
+        }
+    }
+
+    /// `gradebook.csv`: `id,name,total,max,<category>...,pending,status`, one row per student; a
+    /// pending hand-graded category is an empty cell and is named in `pending`.
+    pub fn to_csv(&self) -> String {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        let mut header = vec!["id".to_owned(), "name".to_owned(), "total".to_owned(), "max".to_owned()];
+        header.extend(self.columns.iter().map(|c| c.id.clone()));
+        header.extend(["pending".to_owned(), "status".to_owned()]);
+        writer.write_record(&header).expect("writing to memory");
+        for s in &self.students {
+            let mut row = vec![
+                s.id.clone(),
+                s.name.clone().unwrap_or_default(),
+                format!("{:.2}", s.total()),
+                format!("{:.2}", s.max()),
+            ];
+            row.extend(self.columns.iter().map(|column| {
+                s.categories
+                    .iter()
+                    .find(|c| c.id == column.id)
+                    .and_then(|c| c.score)
+                    .map_or_else(String::new, |score| format!("{score:.2}"))
+            }));
+            row.push(s.pending().join(" "));
+            row.push(s.status.word().to_owned());
+            writer.write_record(&row).expect("writing to memory");
+        }
+        String::from_utf8(writer.into_inner().expect("writing to memory")).expect("CSV of UTF-8 text")
+    }
+}

@@ -1,0 +1,149 @@
+//! The feedback a student is handed after a class grading (`students/<id>/feedback.md`): their
+//! points by category (hand grades and comments included), what failed in the cases they can see,
+//! and only the verdict of the hidden ones.
+
+use std::fmt::Write as _;
+
+use super::{Column, Record};
+use crate::load::Visibility;
+use crate::report::{BuildStatus, CaseStatus, Report};
+
+/// Compiler lines shown at most: the first errors are the ones to fix.
+const MAX_LOG_LINES: usize = 40;
+
+/// A table cell's text: `|` and line breaks would break the row.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// A fenced block whose fence no line of `text` can close.
+fn fenced(text: &str) -> String {
+    let longest = text.lines().map(|l| l.len() - l.trim_start_matches('`').len()).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{fence}text\n{}\n{fence}\n", text.trim_end())
+}
+
+fn verdict(status: CaseStatus) -> &'static str {
+    match status {
+        CaseStatus::Passed => "passed",
+        CaseStatus::Failed => "wrong output",
+        CaseStatus::Timeout => "timed out",
+        CaseStatus::Crashed => "crashed",
+        CaseStatus::OutputLimit => "printed too much",
+        CaseStatus::LimitExceeded => "over a limit",
+        CaseStatus::BuildError => "not built",
+        CaseStatus::Error => "not run (a grader problem, not yours)",
+    }
+}
+
+/// The heading and the category table every feedback opens with.
+fn points_table(title: &str, record: &Record, columns: &[Column]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {title}\n");
+    let who = record.name.as_deref().map_or_else(|| record.id.clone(), |n| format!("{} ({n})", record.id));
+    let pending = record.pending();
+    let pending = if pending.is_empty() {
+        String::new()
+    } else {
+        format!(", still to be graded by hand: {}", pending.join(", "))
+    };
+    let _ =
+        writeln!(out, "**{}**: {:.2} / {:.2} points{pending}\n", cell(&who), record.total(), record.max());
+    out.push_str("| category | points | |\n|---|---:|---|\n");
+    for column in columns {
+        let Some(score) = record.categories.iter().find(|c| c.id == column.id) else { continue };
+        let points = score.score.map_or_else(|| "pending".to_owned(), |s| format!("{s:.2}"));
+        let note = match (&score.comment, column.manual) {
+            (Some(comment), _) => cell(comment),
+            (None, true) => "graded by hand".to_owned(),
+            (None, false) => String::new(),
+        };
+        let _ = writeln!(out, "| {} | {points} / {:.2} | {note} |", cell(&column.title), score.max);
+    }
+    out.push('\n');
+    out
+}
+
+/// The feedback of a student who could not be graded: their points (hand grades included) and why.
+pub fn render_ungraded_feedback(title: &str, record: &Record, columns: &[Column]) -> String {
+    let mut out = points_table(title, record, columns);
+    let why = record.note.as_deref().unwrap_or("no report");
+    let _ = writeln!(out, "Your submission could not be graded automatically: {}.", cell(why));
+    out
+}
+
+/// Renders a student's feedback from their report and record (the record carries the hand grades).
+pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> String {
+    let mut out = points_table(&report.title, record, columns);
+    for build in &report.builds {
+        if build.status == BuildStatus::Error || !build.log.trim().is_empty() {
+            let what = if build.status == BuildStatus::Error { "failed" } else { "succeeded with warnings" };
+            let _ = writeln!(out, "## Build `{}` {what}\n", build.recipe);
+            let lines: Vec<&str> = build.log.lines().take(MAX_LOG_LINES).collect();
+            out.push_str(&fenced(&lines.join("\n")));
+            out.push('\n');
+        }
+    }
+    if let Some(probe) = &report.probe {
+        let _ = writeln!(out, "## {}\n", probe.title);
+        for line in &probe.lines {
+            let _ = writeln!(out, "- {line}");
+        }
+        if let Some(failure) = &probe.failure {
+            let _ = writeln!(out, "- not found: {failure}");
+        }
+        out.push('\n');
+    }
+
+    let failing: Vec<_> =
+        report.cases.iter().filter(|c| c.status != CaseStatus::Passed || c.score < c.max_score).collect();
+    let _ =
+        writeln!(out, "## Cases: {} of {} passed\n", report.cases.len() - failing.len(), report.cases.len());
+    for case in &report.cases {
+        let passed = case.status == CaseStatus::Passed && case.score >= case.max_score;
+        let mark = if passed { "✔" } else { "✘" };
+        if case.visibility == Visibility::Hidden {
+            let _ = writeln!(
+                out,
+                "- {mark} hidden case ({:.2} / {:.2}): {}",
+                case.score,
+                case.max_score,
+                if passed { "passed" } else { "not passed" }
+            );
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "- {mark} `{}` {} ({:.2} / {:.2}): {}",
+            case.id,
+            cell(&case.title),
+            case.score,
+            case.max_score,
+            verdict(case.status)
+        );
+        if passed {
+            continue;
+        }
+        if let Some(note) = &case.note {
+            let _ = writeln!(out, "  - {}", cell(note));
+        }
+        if let Some(d) = &case.divergence {
+            let expected = d
+                .expected
+                .as_deref()
+                .map_or_else(|| "(the expected output had ended)".to_owned(), |l| format!("{l:?}"));
+            let actual = d
+                .actual
+                .as_deref()
+                .map_or_else(|| "(your output had ended)".to_owned(), |l| format!("{l:?}"));
+            let _ = writeln!(out, "  - first difference at line {} of your output:", d.line);
+            out.push_str(
+                &fenced(&format!("expected: {expected}\nyours:    {actual}"))
+                    .lines()
+                    .map(|l| format!("    {l}\n"))
+                    .collect::<String>(),
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,433 @@
+//! The Markdown renderer of a [`Gradebook`]: `summary.md`, the class at a glance (statuses, the spread of
+//! totals, each category, the cases most students fail), plus the figures the class page shares with it.
+
+use std::fmt::Write as _;
+
+use super::{CaseStat, Gradebook, Record, StudentStatus};
+
+/// Bins of the distribution of totals: 0-10%, 10-20%, ..., 90-100% (100% falls in the last).
+pub(super) const BINS: usize = 10;
+
+/// Width in characters of the largest bin's bar.
+const BAR_WIDTH: usize = 40;
+
+/// Cases listed as the hardest.
+const HARDEST: usize = 10;
+
+/// Every status, in the order they are counted and shown.
+pub(super) const STATUSES: [StudentStatus; 4] =
+    [StudentStatus::Graded, StudentStatus::BuildError, StudentStatus::NoFiles, StudentStatus::GraderError];
+
+/// A student's total as a percentage of the points available to them (0 when nothing is available).
+/// Pending hand-graded categories count as 0 until graded, as they do in the total.
+pub(super) fn percent_of_max(record: &Record) -> f64 {
+    let max = record.max();
+    if max > 0.0 {
+        // Multiplying first keeps round totals (3 of 10) exact: 3 * 100 / 10 is 30, 3 / 10 * 100 is not.
+        record.total() * 100.0 / max
+    } else {
+        0.0
+    }
+}
+
+/// The bin of a percentage: `[10 i, 10 (i + 1))`, with 100% (and above) in the last.
+pub(super) fn bin_of(percent: f64) -> usize {
+    // The tolerance absorbs float noise of totals with two decimals, so 30% never lands in 20-30%.
+    let bin = ((percent + 1e-9) / (100.0 / BINS as f64)).floor();
+    if bin.is_nan() || bin < 0.0 {
+        0
+    } else {
+        (bin as usize).min(BINS - 1)
+    }
+}
+
+/// The label of bin `i`: `0-10%`, ..., `90-100%`.
+pub(super) fn bin_label(i: usize) -> String {
+    let step = 100 / BINS;
+    format!("{}-{}%", i * step, (i + 1) * step)
+}
+
+/// The spread of a class's totals, as percentages of each student's max.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Distribution {
+    /// Students per bin.
+    pub bins: [usize; BINS],
+    /// Mean, median, min, max and (population) standard deviation; `None` for an empty class.
+    pub stats: Option<Stats>,
+}
+
+/// Summary statistics of percentages.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Stats {
+    /// Mean.
+    pub mean: f64,
+    /// Median (the mean of the middle two in an even class).
+    pub median: f64,
+    /// Lowest.
+    pub min: f64,
+    /// Highest.
+    pub max: f64,
+    /// Population standard deviation (the class is the whole population, not a sample).
+    pub std_dev: f64,
+}
+
+impl Distribution {
+    /// The distribution of the class's totals.
+    pub(super) fn of(book: &Gradebook) -> Distribution {
+        let mut percents: Vec<f64> = book.students.iter().map(percent_of_max).collect();
+        let mut bins = [0; BINS];
+        for &p in &percents {
+            bins[bin_of(p)] += 1;
+        }
+        percents.sort_by(f64::total_cmp);
+        let stats = (!percents.is_empty()).then(|| {
+            let n = percents.len() as f64;
+            let mean = percents.iter().sum::<f64>() / n;
+            let mid = percents.len() / 2;
+            let median = if percents.len() % 2 == 0 {
+                (percents[mid - 1] + percents[mid]) / 2.0
+            } else {
+                percents[mid]
+            };
+            let variance = percents.iter().map(|p| (p - mean).powi(2)).sum::<f64>() / n;
+            Stats {
+                mean,
+                median,
+                min: percents[0],
+                max: percents[percents.len() - 1],
+                std_dev: variance.sqrt(),
+            }
+        });
+        Distribution { bins, stats }
+    }
+
+    /// The largest bin's count (at least 1, so bars can be scaled to it).
+    pub(super) fn peak(&self) -> usize {
+        self.bins.iter().copied().max().unwrap_or(0).max(1)
+    }
+}
+
+/// Students per status, every status listed (in [`STATUSES`] order).
+pub(super) fn status_counts(book: &Gradebook) -> [(StudentStatus, usize); 4] {
+    STATUSES.map(|status| (status, book.students.iter().filter(|s| s.status == status).count()))
+}
+
+/// The cases from the lowest pass rate up; ties keep case order. Cases nobody ran say nothing about
+/// their difficulty and come last.
+pub(super) fn hardest_first(cases: &[CaseStat]) -> Vec<&CaseStat> {
+    let mut sorted: Vec<&CaseStat> = cases.iter().collect();
+    // Comparing passed/ran as cross products keeps the order exact (no float ties); the sort is stable.
+    sorted.sort_by(|a, b| match (a.ran == 0, b.ran == 0) {
+        (false, false) => (a.passed * b.ran).cmp(&(b.passed * a.ran)),
+        (unran_a, unran_b) => unran_a.cmp(&unran_b),
+    });
+    sorted
+}
+
+/// A case's pass rate as a percentage with one decimal, `—` when nobody ran it.
+pub(super) fn pass_percent(case: &CaseStat) -> String {
+    if case.ran == 0 {
+        "—".to_owned()
+    } else {
+        format!("{:.1}%", case.pass_rate() * 100.0)
+    }
+}
+
+/// Renders `summary.md`: statuses, the distribution of totals, each category, the hardest cases.
+pub fn render_summary(book: &Gradebook) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {} ({}): class summary", inline(&book.title), inline(&book.assignment));
+    out.push('\n');
+
+    let n = book.students.len();
+    let counts = status_counts(book);
+    let _ = writeln!(out, "{n} {}.", if n == 1 { "student" } else { "students" });
+    out.push('\n');
+    out.push_str("| Status | Students |\n|---|---:|\n");
+    for (status, count) in counts {
+        let _ = writeln!(out, "| {} | {count} |", status.word());
+    }
+
+    out.push_str("\n## Totals (percent of max)\n\n");
+    let distribution = Distribution::of(book);
+    match distribution.stats {
+        Some(s) => {
+            let _ = writeln!(
+                out,
+                "Mean {:.1}%, median {:.1}%, min {:.1}%, max {:.1}%, standard deviation {:.1}%.",
+                s.mean, s.median, s.min, s.max, s.std_dev
+            );
+        }
+        None => out.push_str("No students: no statistics.\n"),
+    }
+    let pending = book.students.iter().filter(|s| !s.pending().is_empty()).count();
+    if pending > 0 {
+        // Said once here, so nobody reads a low spread as a class-wide failure.
+        let _ = writeln!(
+            out,
+            "\n{pending} {} hand-graded categories still pending, counted as 0 until graded.",
+            if pending == 1 { "student has" } else { "students have" }
+        );
+    }
+    out.push_str("\n| Range | Students | |\n|---|---:|---|\n");
+    let peak = distribution.peak();
+    for (i, &count) in distribution.bins.iter().enumerate() {
+        let _ = writeln!(out, "| {} | {count} | {} |", bin_label(i), "█".repeat(bar_length(count, peak)));
+    }
+
+    out.push_str("\n## Categories\n\n");
+    out.push_str(
+        "| Category | Title | Mean | Available | Full marks | Pending |\n|---|---|---:|---:|---:|---:|\n",
+    );
+    for column in &book.columns {
+        let scores: Vec<_> =
+            book.students.iter().filter_map(|s| s.categories.iter().find(|c| c.id == column.id)).collect();
+        let graded: Vec<_> = scores.iter().filter_map(|c| c.score.map(|score| (score, c.max))).collect();
+        let mean = if graded.is_empty() {
+            "—".to_owned()
+        } else {
+            format!("{:.2}", graded.iter().map(|(score, _)| score).sum::<f64>() / graded.len() as f64)
+        };
+        // Against the student's own max: a self-check's category may be worth less than the rubric says.
+        let full = graded.iter().filter(|(score, max)| *score >= *max - 1e-9).count();
+        let pending = if column.manual {
+            scores.iter().filter(|c| c.score.is_none()).count().to_string()
+        } else {
+            "—".to_owned()
+        };
+        let title = if column.manual { format!("{} (by hand)", column.title) } else { column.title.clone() };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {mean} | {:.2} | {full} | {pending} |",
+            cell(&column.id),
+            cell(&title),
+            column.points
+        );
+    }
+
+    out.push_str("\n## Hardest cases\n\n");
+    if book.cases.is_empty() {
+        out.push_str("No cases.\n");
+    } else {
+        out.push_str("| Case | Category | Hidden | Passed | Pass rate |\n|---|---|---|---:|---:|\n");
+        for case in hardest_first(&book.cases).into_iter().take(HARDEST) {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {}/{} | {} |",
+                cell(&case.id),
+                cell(&case.category),
+                if case.hidden { "yes" } else { "no" },
+                case.passed,
+                case.ran,
+                pass_percent(case)
+            );
+        }
+    }
+    out
+}
+
+/// Characters of a bin's bar: proportional to the peak, at least one for a non-empty bin so it shows.
+fn bar_length(count: usize, peak: usize) -> usize {
+    if count == 0 {
+        0
+    } else {
+        ((count * BAR_WIDTH + peak / 2) / peak).clamp(1, BAR_WIDTH)
+    }
+}
+
+/// Text on one line: a line break in data would end a heading or a table row early.
+fn inline(text: &str) -> String {
+    text.split(['\r', '\n']).filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ")
+}
+
+/// Text for a table cell: on one line, with `|` escaped so it cannot split the cell.
+fn cell(text: &str) -> String {
+    inline(text).replace('|', "\\|")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{CaseOutcome, CategoryScore, Column};
+    use super::*;
+
+    fn category(id: &str, score: Option<f64>, max: f64) -> CategoryScore {
+        CategoryScore { id: id.to_owned(), score, max, comment: None }
+    }
+
+    fn student(id: &str, status: StudentStatus, play: f64, style: Option<f64>) -> Record {
+        Record {
+            id: id.to_owned(),
+            name: Some(format!("Student {id}")),
+            origin: format!("subs/{id}"),
+            key: "k".to_owned(),
+            status,
+            note: None,
+            categories: vec![category("play", Some(play), 8.0), category("style", style, 2.0)],
+            cases: vec![CaseOutcome { id: "c1".to_owned(), passed: play > 0.0, status: "passed".to_owned() }],
+        }
+    }
+
+    fn case(id: &str, category: &str, hidden: bool, passed: usize, ran: usize) -> CaseStat {
+        CaseStat {
+            id: id.to_owned(),
+            title: format!("case {id}"),
+            category: category.to_owned(),
+            hidden,
+            passed,
+            ran,
+        }
+    }
+
+    /// Three students of 10 points: 100%, 30% (style pending), 0% (build error).
+    fn book() -> Gradebook {
+        Gradebook {
+            assignment: "connect4".to_owned(),
+            title: "Connect Four".to_owned(),
+            columns: vec![
+                Column {
+                    id: "play".to_owned(),
+                    title: "Plays by the rules".to_owned(),
+                    points: 8.0,
+                    manual: false,
+                },
+                Column { id: "style".to_owned(), title: "Code style".to_owned(), points: 2.0, manual: true },
+            ],
+            students: vec![
+                student("a1", StudentStatus::Graded, 8.0, Some(2.0)),
+                student("b2", StudentStatus::Graded, 3.0, None),
+                student("c3", StudentStatus::BuildError, 0.0, Some(0.0)),
+            ],
+            cases: vec![
+                case("win-row", "play", false, 2, 3),
+                case("full-board", "play", true, 0, 2),
+                case("undo", "play", false, 1, 3),
+            ],
+        }
+    }
+
+    fn empty() -> Gradebook {
+        Gradebook { students: Vec::new(), ..book() }
+    }
+
+    #[test]
+    fn percents_fall_in_the_right_bins() {
+        assert_eq!(bin_of(0.0), 0);
+        assert_eq!(bin_of(9.99), 0);
+        assert_eq!(bin_of(10.0), 1);
+        assert_eq!(bin_of(29.999_999_999_999_996), 3);
+        assert_eq!(bin_of(99.9), 9);
+        assert_eq!(bin_of(100.0), 9);
+        assert_eq!(bin_of(-5.0), 0);
+        assert_eq!(bin_label(0), "0-10%");
+        assert_eq!(bin_label(9), "90-100%");
+    }
+
+    #[test]
+    fn distribution_counts_and_statistics() {
+        let d = Distribution::of(&book());
+        assert_eq!(d.bins, [1, 0, 0, 1, 0, 0, 0, 0, 0, 1]);
+        let s = d.stats.unwrap();
+        assert!((s.mean - 130.0 / 3.0).abs() < 1e-9);
+        assert_eq!((s.median, s.min, s.max), (30.0, 0.0, 100.0));
+        let variance = [100.0_f64, 30.0, 0.0].iter().map(|p| (p - 130.0 / 3.0).powi(2)).sum::<f64>() / 3.0;
+        assert!((s.std_dev - variance.sqrt()).abs() < 1e-9);
+    }
+
+    #[test]
+    fn even_class_median_is_the_middle_mean() {
+        let mut book = book();
+        book.students.push(student("d4", StudentStatus::Graded, 5.0, Some(1.0)));
+        assert_eq!(Distribution::of(&book).stats.unwrap().median, 45.0);
+    }
+
+    #[test]
+    fn summary_gives_counts_statistics_and_bins() {
+        let md = render_summary(&book());
+        assert!(md.starts_with("# Connect Four (connect4): class summary\n"), "{md}");
+        assert!(md.contains("3 students."), "{md}");
+        assert!(md.contains("| graded | 2 |"), "{md}");
+        assert!(md.contains("| build-error | 1 |"), "{md}");
+        assert!(md.contains("| no-files | 0 |"), "{md}");
+        assert!(md.contains("| grader-error | 0 |"), "{md}");
+        assert!(
+            md.contains("Mean 43.3%, median 30.0%, min 0.0%, max 100.0%, standard deviation 41.9%."),
+            "{md}"
+        );
+        assert!(md.contains("1 student has hand-graded categories still pending"), "{md}");
+        let full = "█".repeat(BAR_WIDTH);
+        assert!(md.contains(&format!("| 0-10% | 1 | {full} |")), "{md}");
+        assert!(md.contains("| 10-20% | 0 |  |"), "{md}");
+        assert!(md.contains(&format!("| 30-40% | 1 | {full} |")), "{md}");
+        assert!(md.contains(&format!("| 90-100% | 1 | {full} |")), "{md}");
+    }
+
+    #[test]
+    fn summary_gives_categories() {
+        let md = render_summary(&book());
+        // play: (8 + 3 + 0) / 3; one full mark. style: (2 + 0) / 2 graded, one full mark, one pending.
+        assert!(md.contains("| play | Plays by the rules | 3.67 | 8.00 | 1 | — |"), "{md}");
+        assert!(md.contains("| style | Code style (by hand) | 1.00 | 2.00 | 1 | 1 |"), "{md}");
+    }
+
+    #[test]
+    fn summary_lists_the_lowest_pass_rates_first() {
+        let md = render_summary(&book());
+        let rows: Vec<&str> =
+            md.split("## Hardest cases").nth(1).unwrap().lines().filter(|l| l.starts_with("| ")).collect();
+        assert_eq!(
+            rows,
+            [
+                "| Case | Category | Hidden | Passed | Pass rate |",
+                "| full-board | play | yes | 0/2 | 0.0% |",
+                "| undo | play | no | 1/3 | 33.3% |",
+                "| win-row | play | no | 2/3 | 66.7% |",
+            ]
+        );
+    }
+
+    #[test]
+    fn hardest_keeps_ten_and_puts_unrun_cases_last() {
+        let mut cases: Vec<CaseStat> =
+            (0..12).map(|i| case(&format!("k{i:02}"), "play", false, i, 12)).collect();
+        cases.insert(0, case("never", "play", false, 0, 0));
+        let order: Vec<&str> = hardest_first(&cases).iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(order[0], "k00");
+        assert_eq!(order[12], "never");
+        let md = render_summary(&Gradebook { cases, ..book() });
+        let listed =
+            md.split("## Hardest cases").nth(1).unwrap().lines().filter(|l| l.starts_with("| k")).count();
+        assert_eq!(listed, HARDEST);
+        assert!(!md.contains("| never |"));
+    }
+
+    #[test]
+    fn bars_scale_to_the_largest_bin() {
+        assert_eq!(bar_length(0, 5), 0);
+        assert_eq!(bar_length(5, 5), BAR_WIDTH);
+        assert_eq!(bar_length(1, 1000), 1);
+        assert_eq!(bar_length(250, 1000), 10);
+    }
+
+    #[test]
+    fn table_cells_cannot_break_the_table() {
+        let mut book = book();
+        book.columns[0].title = "rows | columns\nand more".to_owned();
+        let md = render_summary(&book);
+        assert!(md.contains("| play | rows \\| columns and more |"), "{md}");
+    }
+
+    #[test]
+    fn empty_class_renders() {
+        let md = render_summary(&empty());
+        assert!(md.contains("0 students."));
+        assert!(md.contains("No students: no statistics."));
+        assert!(md.contains("| 90-100% | 0 |  |"));
+        assert!(md.contains("| play | Plays by the rules | — | 8.00 | 0 | — |"), "{md}");
+        assert!(!md.contains("NaN"));
+    }
+
+    #[test]
+    fn output_is_deterministic() {
+        assert_eq!(render_summary(&book()), render_summary(&book()));
+    }
+}

@@ -1,0 +1,523 @@
+//! Roster stage of class grading: who handed in what, from the layouts course platforms hand out.
+//!
+//! A class root is a folder (or a `.zip` / `.tar.gz` of one) holding, in any mix:
+//! - a folder per student: named by the student (a classroom organisation's clone-all), or a Moodle
+//!   download's `Full Name_12345_assignsubmission_file_` (id `12345`, name `Full Name`);
+//! - Canvas-style loose files whose names carry the student, `lastname_12345_678_main.c` (also
+//!   `lastname_LATE_12345_678_main.c`): id `12345`, the file `main.c`;
+//! - a loose source file or archive per student, named by the student (`alice.c`, `bob.zip`).
+//!
+//! A student's files are the ones the assignment takes, at the top of their folder, or else in the one
+//! archive or the one sub-folder it holds. Archives are read in memory, never unpacked to disk, with
+//! caps on their size and number of entries; an entry whose path climbs out (`../`) or is absolute is
+//! refused. A problem with one student's files is that student's (an error in its [`Entry`]), never
+//! the class's.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::build::SourceFile;
+
+/// Caps on what one archive may hold, so that a zip bomb or a dumped home folder costs nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArchiveCaps {
+    /// Entries (files and folders) at most.
+    pub entries: usize,
+    /// Bytes of one unpacked file at most.
+    pub file_bytes: u64,
+    /// Bytes of all unpacked files together at most.
+    pub total_bytes: u64,
+}
+
+impl Default for ArchiveCaps {
+    fn default() -> Self {
+        ArchiveCaps { entries: 2000, file_bytes: 8 << 20, total_bytes: 64 << 20 }
+    }
+}
+
+/// A student's files, or why they could not be read.
+type Files = Result<Vec<SourceFile>, String>;
+
+/// One student's submission as the layout gives it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    /// The id the layout gives (a Moodle or Canvas user id, else the folder or file name).
+    pub id: String,
+    /// The student's name, where the layout gives one.
+    pub name: Option<String>,
+    /// Where it came from, relative to the root (several places for Canvas files, comma-separated).
+    pub origin: String,
+    /// The files the assignment takes, sorted by name; or why they could not be read.
+    pub files: Result<Vec<SourceFile>, String>,
+}
+
+/// A class root that cannot be read at all.
+#[derive(Debug, thiserror::Error)]
+pub enum RosterError {
+    /// The root or one of its folders cannot be listed.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The root is an archive that cannot be read.
+    #[error("cannot read the archive {}: {message}", path.display())]
+    Archive {
+        /// The archive.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+}
+
+static MOODLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?$").expect("valid regex")
+});
+static CANVAS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?P<login>[^_]+)(?:_(?i:late))?_(?P<id>\d+)_\d+_(?P<file>.+)$").expect("valid regex")
+});
+
+/// Lists the submissions under a class root, sorted by id. Ids given twice get `-2`, `-3`, ... and
+/// a note in their origin.
+pub fn discover(
+    root: &Path,
+    patterns: &[glob::Pattern],
+    caps: ArchiveCaps,
+) -> Result<Vec<Entry>, RosterError> {
+    let mut entries = if is_archive(root) && root.is_file() {
+        // Unpacked to a scratch folder that lives until every file has been read into memory.
+        let scratch =
+            tempfile::tempdir().map_err(|source| RosterError::Io { path: root.to_owned(), source })?;
+        let top = unpack_class(root, scratch.path())
+            .map_err(|message| RosterError::Archive { path: root.to_owned(), message })?;
+        let mut entries = discover_folder(&top, patterns, caps)?;
+        for entry in &mut entries {
+            entry.origin =
+                format!("{}:{}", root.file_name().unwrap_or_default().to_string_lossy(), entry.origin);
+        }
+        entries
+    } else {
+        discover_folder(root, patterns, caps)?
+    };
+    entries.sort_by(|a, b| a.id.cmp(&b.id).then(a.origin.cmp(&b.origin)));
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for entry in &mut entries {
+        let count = seen.entry(entry.id.clone()).or_default();
+        *count += 1;
+        if *count > 1 {
+            entry.origin = format!("{} (its id {} is also another submission's)", entry.origin, entry.id);
+            entry.id = format!("{}-{count}", entry.id);
+        }
+    }
+    Ok(entries)
+}
+
+/// The id and name a folder's or file's name gives.
+fn student_of(name: &str) -> (String, Option<String>) {
+    match MOODLE.captures(name) {
+        Some(c) => (c["id"].to_owned(), Some(c["name"].to_owned())),
+        None => (name.to_owned(), None),
+    }
+}
+
+fn is_archive(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    name.ends_with(".zip") || name.ends_with(".tar.gz") || name.ends_with(".tgz")
+}
+
+/// A name without an archive's extension.
+fn stem(name: &str) -> &str {
+    let lower = name.to_lowercase();
+    for ext in [".tar.gz", ".tgz", ".zip"] {
+        if lower.ends_with(ext) {
+            return &name[..name.len() - ext.len()];
+        }
+    }
+    Path::new(name).file_stem().and_then(|s| s.to_str()).unwrap_or(name)
+}
+
+/// Names a platform or an operating system adds that are nobody's submission.
+fn is_noise(name: &str) -> bool {
+    name.starts_with('.') || name == "__MACOSX" || name == "Thumbs.db"
+}
+
+fn list(dir: &Path) -> Result<Vec<(String, PathBuf)>, RosterError> {
+    let err = |source| RosterError::Io { path: dir.to_owned(), source };
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(err)? {
+        let entry = entry.map_err(err)?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !is_noise(&name) {
+            names.push((name, entry.path()));
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+fn discover_folder(
+    root: &Path,
+    patterns: &[glob::Pattern],
+    caps: ArchiveCaps,
+) -> Result<Vec<Entry>, RosterError> {
+    let mut entries = Vec::new();
+    // Canvas files of one student, gathered by id: (login, origins, files or the first error).
+    let mut canvas: BTreeMap<String, (String, Vec<String>, Files)> = BTreeMap::new();
+    for (name, path) in list(root)? {
+        if path.is_dir() {
+            let (id, student) = student_of(&name);
+            entries.push(Entry {
+                id,
+                name: student,
+                origin: name.clone(),
+                files: folder_files(&path, patterns, caps),
+            });
+        } else if let Some(c) = CANVAS.captures(&name) {
+            let slot = canvas
+                .entry(c["id"].to_owned())
+                .or_insert_with(|| (c["login"].to_owned(), Vec::new(), Ok(Vec::new())));
+            slot.1.push(name.clone());
+            let files = if is_archive(&path) {
+                read_archive(&path, caps).map(|tree| pick(&tree, patterns))
+            } else if patterns.iter().any(|p| p.matches(&c["file"])) {
+                read_file(&path, caps).map(|content| vec![SourceFile { name: c["file"].to_owned(), content }])
+            } else {
+                Ok(Vec::new())
+            };
+            match (&mut slot.2, files) {
+                (Ok(all), Ok(files)) => all.extend(files),
+                (Ok(_), Err(e)) => slot.2 = Err(format!("{name}: {e}")),
+                (Err(_), _) => {}
+            }
+        } else if is_archive(&path) {
+            let (id, student) = student_of(stem(&name));
+            let files = read_archive(&path, caps).map(|tree| pick(&tree, patterns));
+            entries.push(Entry { id, name: student, origin: name.clone(), files });
+        } else if patterns.iter().any(|p| p.matches(&name)) {
+            let (id, student) = student_of(stem(&name));
+            let files =
+                read_file(&path, caps).map(|content| vec![SourceFile { name: name.clone(), content }]);
+            entries.push(Entry { id, name: student, origin: name.clone(), files });
+        }
+    }
+    for (id, (login, origins, mut files)) in canvas {
+        if let Ok(files) = &mut files {
+            files.sort_by(|a, b| a.name.cmp(&b.name));
+            files.dedup_by(|a, b| a.name == b.name);
+        }
+        entries.push(Entry { id, name: Some(login), origin: origins.join(", "), files });
+    }
+    Ok(entries)
+}
+
+/// The files of a student's folder: the top-level ones the assignment takes; else those of its one
+/// archive or its one sub-folder.
+fn folder_files(
+    dir: &Path,
+    patterns: &[glob::Pattern],
+    caps: ArchiveCaps,
+) -> Result<Vec<SourceFile>, String> {
+    let mut tree = Tree::default();
+    let mut budget = caps;
+    gather(dir, Path::new(""), &mut tree, &mut budget, 0)?;
+    let files = pick(&tree, patterns);
+    if !files.is_empty() {
+        return Ok(files);
+    }
+    let archives: Vec<&PathBuf> =
+        tree.archives.iter().filter(|p| p.parent() == Some(Path::new(""))).collect();
+    match archives.as_slice() {
+        [archive] => read_archive(&dir.join(archive), caps).map(|tree| pick(&tree, patterns)),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// Files by their path relative to a submission's top, and the archives seen.
+#[derive(Debug, Default)]
+struct Tree {
+    files: BTreeMap<PathBuf, Vec<u8>>,
+    archives: Vec<PathBuf>,
+}
+
+/// Reads a folder into a tree, within the caps (a submission folder is no more trusted than an
+/// archive: a student may hand in a dump).
+fn gather(
+    dir: &Path,
+    rel: &Path,
+    tree: &mut Tree,
+    budget: &mut ArchiveCaps,
+    depth: usize,
+) -> Result<(), String> {
+    if depth > 8 {
+        return Ok(());
+    }
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let mut names: Vec<(String, PathBuf, std::fs::FileType)> = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !is_noise(&name) {
+            names.push((name, entry.path(), entry.file_type().map_err(|e| e.to_string())?));
+        }
+    }
+    names.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, path, kind) in names {
+        budget.entries = budget.entries.checked_sub(1).ok_or("more files than a submission may hold")?;
+        let rel = rel.join(&name);
+        if kind.is_dir() {
+            gather(&path, &rel, tree, budget, depth + 1)?;
+        } else if kind.is_file() && is_archive(&path) {
+            tree.archives.push(rel);
+        } else if kind.is_file() {
+            let content = read_file(&path, *budget)?;
+            budget.total_bytes = budget.total_bytes.saturating_sub(content.len() as u64);
+            tree.files.insert(rel, content);
+        }
+        // Symbolic links and devices are nobody's source file.
+    }
+    Ok(())
+}
+
+fn read_file(path: &Path, caps: ArchiveCaps) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut content = Vec::new();
+    file.take(caps.file_bytes.min(caps.total_bytes) + 1)
+        .read_to_end(&mut content)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if content.len() as u64 > caps.file_bytes.min(caps.total_bytes) {
+        return Err(format!(
+            "{} is larger than {} bytes",
+            path.display(),
+            caps.file_bytes.min(caps.total_bytes)
+        ));
+    }
+    Ok(content)
+}
+
+/// The files the assignment takes, at the shallowest depth where there are any: a submission zipped
+/// with its folder (`project/main.c`) is as good as one zipped flat.
+fn pick(tree: &Tree, patterns: &[glob::Pattern]) -> Vec<SourceFile> {
+    let matching: Vec<(&PathBuf, &Vec<u8>)> = tree
+        .files
+        .iter()
+        .filter(|(path, _)| {
+            path.file_name().is_some_and(|n| patterns.iter().any(|p| p.matches(&n.to_string_lossy())))
+        })
+        .collect();
+    let Some(depth) = matching.iter().map(|(p, _)| p.components().count()).min() else {
+        return Vec::new();
+    };
+    let at_depth: Vec<&(&PathBuf, &Vec<u8>)> =
+        matching.iter().filter(|(p, _)| p.components().count() == depth).collect();
+    // Several folders at that depth (two versions of the project): only the first, by name.
+    let folder = at_depth[0].0.parent().map(Path::to_owned);
+    let mut files: Vec<SourceFile> = at_depth
+        .iter()
+        .filter(|(p, _)| p.parent().map(Path::to_owned) == folder)
+        .map(|(p, content)| SourceFile {
+            name: p.file_name().unwrap_or_default().to_string_lossy().into_owned(),
+            content: (*content).clone(),
+        })
+        .collect();
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    files
+}
+
+/// A path inside an archive that stays inside it: relative, no `..`; `None` otherwise.
+fn safe_path(path: &Path) -> Option<PathBuf> {
+    let mut clean = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(part) => clean.push(part),
+            Component::CurDir => {}
+            Component::ParentDir | Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    (!clean.as_os_str().is_empty()).then_some(clean)
+}
+
+/// Reads a `.zip` or `.tar.gz` into memory within the caps; a path escaping it is an error.
+fn read_archive(path: &Path, caps: ArchiveCaps) -> Result<Tree, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let lower = path.to_string_lossy().to_lowercase();
+    let mut tree = Tree::default();
+    let mut total = 0u64;
+    let mut add =
+        |tree: &mut Tree, name: &Path, reader: &mut dyn Read, declared: u64| -> Result<(), String> {
+            let Some(rel) = safe_path(name) else {
+                return Err(format!("the archive holds a path outside itself: {}", name.display()));
+            };
+            if rel.components().any(|c| is_noise(&c.as_os_str().to_string_lossy())) {
+                return Ok(());
+            }
+            if declared > caps.file_bytes {
+                return Err(format!("{} is larger than {} bytes unpacked", rel.display(), caps.file_bytes));
+            }
+            let mut content = Vec::new();
+            reader.take(caps.file_bytes + 1).read_to_end(&mut content).map_err(|e| e.to_string())?;
+            total += content.len() as u64;
+            if content.len() as u64 > caps.file_bytes {
+                return Err(format!("{} is larger than {} bytes unpacked", rel.display(), caps.file_bytes));
+            }
+            if total > caps.total_bytes {
+                return Err(format!("the archive unpacks to more than {} bytes", caps.total_bytes));
+            }
+            if is_archive(&rel) {
+                tree.archives.push(rel.clone());
+            }
+            tree.files.insert(rel, content);
+            Ok(())
+        };
+    if lower.ends_with(".zip") {
+        let mut zip = zip::ZipArchive::new(file).map_err(|e| format!("not a readable zip: {e}"))?;
+        if zip.len() > caps.entries {
+            return Err(format!("the archive holds more than {} entries", caps.entries));
+        }
+        for i in 0..zip.len() {
+            let mut entry = zip.by_index(i).map_err(|e| e.to_string())?;
+            if entry.is_dir() || entry.is_symlink() {
+                continue;
+            }
+            let Some(name) = entry.enclosed_name() else {
+                return Err(format!("the archive holds a path outside itself: {}", entry.name()));
+            };
+            let declared = entry.size();
+            add(&mut tree, &name, &mut entry, declared)?;
+        }
+    } else {
+        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
+        let entries = archive.entries().map_err(|e| format!("not a readable .tar.gz: {e}"))?;
+        for (count, entry) in entries.enumerate() {
+            if count >= caps.entries {
+                return Err(format!("the archive holds more than {} entries", caps.entries));
+            }
+            let mut entry = entry.map_err(|e| format!("not a readable .tar.gz: {e}"))?;
+            if !entry.header().entry_type().is_file() {
+                continue;
+            }
+            let name = entry.path().map_err(|e| e.to_string())?.into_owned();
+            let declared = entry.header().size().unwrap_or(0);
+            add(&mut tree, &name, &mut entry, declared)?;
+        }
+    }
+    Ok(tree)
+}
+
+/// Caps of a whole class's archive, unpacked to disk: far larger than one student's.
+const CLASS_ARCHIVE_CAPS: ArchiveCaps =
+    ArchiveCaps { entries: 200_000, file_bytes: 64 << 20, total_bytes: 8 << 30 };
+
+/// Unpacks a class archive into `dest` within the caps, each entry at its checked path, and returns
+/// the folder to take as the class root: the archive's one top folder when it wraps everything.
+fn unpack_class(path: &Path, dest: &Path) -> Result<PathBuf, String> {
+    let tree_root = dest.to_owned();
+    let mut written = 0usize;
+    let mut write = |name: &Path, reader: &mut dyn Read| -> Result<(), String> {
+        let rel = safe_path(name)
+            .ok_or_else(|| format!("the archive holds a path outside itself: {}", name.display()))?;
+        written += 1;
+        if written > CLASS_ARCHIVE_CAPS.entries {
+            return Err(format!("the archive holds more than {} entries", CLASS_ARCHIVE_CAPS.entries));
+        }
+        let target = tree_root.join(&rel);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+        }
+        let mut out =
+            std::fs::File::create(&target).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        let copied = std::io::copy(&mut reader.take(CLASS_ARCHIVE_CAPS.file_bytes + 1), &mut out)
+            .map_err(|e| e.to_string())?;
+        if copied > CLASS_ARCHIVE_CAPS.file_bytes {
+            return Err(format!(
+                "{} is larger than {} bytes unpacked",
+                rel.display(),
+                CLASS_ARCHIVE_CAPS.file_bytes
+            ));
+        }
+        Ok(())
+    };
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    if path.to_string_lossy().to_lowercase().ends_with(".zip") {
+        let mut zip = zip::ZipArchive::new(file).map_err(|e| format!("not a readable zip: {e}"))?;
+        for i in 0..zip.len() {
+            let mut entry = zip.by_index(i).map_err(|e| e.to_string())?;
+            if entry.is_dir() || entry.is_symlink() {
+                continue;
+            }
+            let name = entry
+                .enclosed_name()
+                .ok_or_else(|| format!("the archive holds a path outside itself: {}", entry.name()))?;
+            write(&name, &mut entry)?;
+        }
+    } else {
+        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
+        for entry in archive.entries().map_err(|e| format!("not a readable .tar.gz: {e}"))? {
+            let mut entry = entry.map_err(|e| format!("not a readable .tar.gz: {e}"))?;
+            if entry.header().entry_type().is_file() {
+                let name = entry.path().map_err(|e| e.to_string())?.into_owned();
+                write(&name, &mut entry)?;
+            }
+        }
+    }
+    let tops = list(dest).map_err(|e| e.to_string())?;
+    Ok(match tops.as_slice() {
+        [(_, only)]
+            if only.is_dir() && list(only).is_ok_and(|inner| inner.iter().any(|(_, p)| p.is_dir())) =>
+        {
+            only.clone()
+        }
+        _ => dest.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn patterns() -> Vec<glob::Pattern> {
+        vec![glob::Pattern::new("*.c").unwrap(), glob::Pattern::new("*.h").unwrap()]
+    }
+
+    #[test]
+    fn moodle_folders_give_the_id_and_the_name() {
+        assert_eq!(
+            student_of("Ada Lovelace_12345_assignsubmission_file_"),
+            ("12345".into(), Some("Ada Lovelace".into()))
+        );
+        assert_eq!(student_of("trouble-ada"), ("trouble-ada".into(), None));
+    }
+
+    #[test]
+    fn canvas_file_names_give_the_id_the_login_and_the_file() {
+        let c = CANVAS.captures("lovelace_LATE_12345_678_main.c").unwrap();
+        assert_eq!((&c["login"], &c["id"], &c["file"]), ("lovelace", "12345", "main.c"));
+        let c = CANVAS.captures("lovelace_12345_678_my_game.c").unwrap();
+        assert_eq!((&c["id"], &c["file"]), ("12345", "my_game.c"));
+        assert!(CANVAS.captures("main.c").is_none());
+    }
+
+    #[test]
+    fn paths_that_climb_out_of_an_archive_are_refused() {
+        assert_eq!(safe_path(Path::new("a/./b.c")), Some(PathBuf::from("a/b.c")));
+        assert_eq!(safe_path(Path::new("../b.c")), None);
+        assert_eq!(safe_path(Path::new("a/../../b.c")), None);
+        assert_eq!(safe_path(Path::new("/etc/passwd")), None);
+    }
+
+    #[test]
+    fn the_shallowest_files_the_assignment_takes_are_picked() {
+        let mut tree = Tree::default();
+        tree.files.insert("project/main.c".into(), b"int main;".to_vec());
+        tree.files.insert("project/game.h".into(), b"".to_vec());
+        tree.files.insert("project/old/main.c".into(), b"old".to_vec());
+        tree.files.insert("README.md".into(), b"".to_vec());
+        let names: Vec<String> = pick(&tree, &patterns()).into_iter().map(|f| f.name).collect();
+        assert_eq!(names, ["game.h", "main.c"]);
+    }
+}
