@@ -1,0 +1,335 @@
+//! `grader batch` and `grader merge` on a class made of fixtures in every layout the roster reads:
+//! each student scores what grading them alone scores, a broken or hostile submission is that
+//! student's row and nobody else's, a re-run reuses every record, hand grades merge, and partitions
+//! merged give the full run's class files byte for byte.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use grader::batch::{self, BatchOptions, Partition};
+use grader::grade::GradeOptions;
+use grader::gradebook::{ManualGrades, StudentStatus};
+use grader::roster::ArchiveCaps;
+
+const ASSIGNMENT: &str = "trouble";
+
+/// A zip of (name in the archive, bytes).
+fn zip(path: &Path, entries: &[(&str, &[u8])]) {
+    let mut writer = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+    for (name, bytes) in entries {
+        writer.start_file(*name, zip::write::SimpleFileOptions::default()).unwrap();
+        writer.write_all(bytes).unwrap();
+    }
+    writer.finish().unwrap();
+}
+
+/// A .tar.gz of (name in the archive, bytes).
+fn tar_gz(path: &Path, entries: &[(&str, &[u8])]) {
+    let gz = flate2::write::GzEncoder::new(std::fs::File::create(path).unwrap(), flate2::Compression::fast());
+    let mut builder = tar::Builder::new(gz);
+    for (name, bytes) in entries {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        builder.append_data(&mut header, name, *bytes).unwrap();
+    }
+    builder.into_inner().unwrap().finish().unwrap();
+}
+
+fn fixture_main(name: &str) -> Vec<u8> {
+    std::fs::read(common::repo().join("fixtures").join(ASSIGNMENT).join(name).join("main.c")).unwrap()
+}
+
+/// The class: (id in the outputs, the fixture it holds or None, its expected status).
+fn make_class(root: &Path) -> Vec<(&'static str, Option<&'static str>, StudentStatus)> {
+    for name in ["correct", "bug-checkwin-zero", "does-not-compile", "trivia-spacing"] {
+        let dir = root.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("main.c"), fixture_main(name)).unwrap();
+        std::fs::write(dir.join("README.md"), "not a source").unwrap();
+    }
+    let moodle = root.join("Ada Lovelace_12345_assignsubmission_file_");
+    std::fs::create_dir_all(&moodle).unwrap();
+    std::fs::write(moodle.join("main.c"), fixture_main("correct")).unwrap();
+    std::fs::write(root.join("hopper_LATE_777_888_main.c"), fixture_main("bug-no-extra-roll")).unwrap();
+    zip(
+        &root.join("zipped.zip"),
+        &[("project/main.c", &fixture_main("bug-status-width")), ("project/notes.txt", b"")],
+    );
+    tar_gz(&root.join("tarred.tar.gz"), &[("main.c", &fixture_main("bug-land-on-own"))]);
+    zip(&root.join("escaper.zip"), &[("../../escaped.c", b"int main(void) { return 0; }")]);
+    std::fs::create_dir_all(root.join("nothing")).unwrap();
+    std::fs::write(root.join(".DS_Store"), "").unwrap();
+    vec![
+        ("12345", Some("correct"), StudentStatus::Graded),
+        ("777", Some("bug-no-extra-roll"), StudentStatus::Graded),
+        ("bug-checkwin-zero", Some("bug-checkwin-zero"), StudentStatus::Graded),
+        ("correct", Some("correct"), StudentStatus::Graded),
+        ("does-not-compile", Some("does-not-compile"), StudentStatus::BuildError),
+        ("escaper", None, StudentStatus::GraderError),
+        ("nothing", None, StudentStatus::NoFiles),
+        ("tarred", Some("bug-land-on-own"), StudentStatus::Graded),
+        ("trivia-spacing", Some("trivia-spacing"), StudentStatus::Graded),
+        ("zipped", Some("bug-status-width"), StudentStatus::Graded),
+    ]
+}
+
+/// A copy of an output folder, so that a test re-running into it does not race the others reading it.
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+fn options(out: &Path, partition: Option<Partition>, manual: ManualGrades) -> BatchOptions {
+    BatchOptions {
+        out: out.to_owned(),
+        jobs: 2,
+        partition,
+        manual,
+        force: false,
+        caps: ArchiveCaps::default(),
+        grade: GradeOptions::new(common::cache()),
+    }
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The class files of an output folder.
+fn class_files(out: &Path) -> [String; 3] {
+    ["gradebook.csv", "summary.md", "class.html"].map(|f| read(&out.join(f)))
+}
+
+/// One class graded once for all the tests of this binary: (root, out, expected students).
+fn graded_class() -> &'static (PathBuf, PathBuf, Vec<(&'static str, Option<&'static str>, StudentStatus)>) {
+    static CLASS: std::sync::OnceLock<(
+        tempfile::TempDir,
+        (PathBuf, PathBuf, Vec<(&str, Option<&str>, StudentStatus)>),
+    )> = std::sync::OnceLock::new();
+    &CLASS
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let root = dir.path().join("class");
+            let out = dir.path().join("out");
+            std::fs::create_dir_all(&root).unwrap();
+            let students = make_class(&root);
+            let outcome = batch::run_batch(
+                common::assignment(ASSIGNMENT),
+                &root,
+                &options(&out, None, ManualGrades::default()),
+            )
+            .unwrap();
+            assert_eq!(
+                (outcome.roster, outcome.selected, outcome.graded),
+                (students.len(), students.len(), students.len())
+            );
+            (dir, (root, out, students))
+        })
+        .1
+}
+
+#[test]
+fn every_layout_gives_its_students_and_each_scores_as_graded_alone() {
+    let (_, out, students) = graded_class();
+    let csv = read(&out.join("gradebook.csv"));
+    let mut rows = csv.lines();
+    let header = rows.next().unwrap();
+    assert!(
+        header.starts_with("id,name,total,max,compile,style,") && header.ends_with(",pending,status"),
+        "{header}"
+    );
+    let rows: Vec<Vec<&str>> = rows.map(|r| r.split(',').collect()).collect();
+    let ids: Vec<&str> = rows.iter().map(|r| r[0]).collect();
+    assert_eq!(ids, students.iter().map(|s| s.0).collect::<Vec<_>>());
+    for ((id, fixture, status), row) in students.iter().zip(&rows) {
+        assert_eq!(row[row.len() - 1], status.word(), "{id}");
+        let total: f64 = row[2].parse().unwrap();
+        let expected = fixture.map_or(0.0, |f| common::grade_fixture(ASSIGNMENT, f).score);
+        assert!((total - expected).abs() < 0.006, "{id}: {total} in the batch, {expected} alone");
+        // The hand-graded categories are pending for everyone.
+        assert_eq!(row[row.len() - 2], "style survey", "{id}");
+    }
+    let names: BTreeSet<(&str, &str)> =
+        rows.iter().map(|r| (r[0], r[1])).filter(|(_, n)| !n.is_empty()).collect();
+    assert_eq!(names, BTreeSet::from([("12345", "Ada Lovelace"), ("777", "hopper")]));
+}
+
+#[test]
+fn a_hostile_archive_is_its_students_row_and_escapes_nowhere() {
+    let (root, out, _) = graded_class();
+    let record: serde_json::Value =
+        serde_json::from_str(&read(&out.join("students/escaper/record.json"))).unwrap();
+    let note = record["note"].as_str().unwrap();
+    assert!(note.contains("path outside itself: ../../escaped.c"), "{note}");
+    assert!(!root.parent().unwrap().join("escaped.c").exists() && !root.join("escaped.c").exists());
+    let feedback = read(&out.join("students/escaper/feedback.md"));
+    assert!(feedback.contains("could not be graded automatically"), "{feedback}");
+}
+
+#[test]
+fn feedback_shows_hidden_cases_by_verdict_only() {
+    let (_, out, _) = graded_class();
+    let assignment = common::assignment(ASSIGNMENT);
+    let hidden: Vec<&str> = assignment
+        .cases
+        .iter()
+        .filter(|c| c.visibility == grader::load::Visibility::Hidden)
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(!hidden.is_empty());
+    for student in ["correct", "bug-checkwin-zero", "zipped"] {
+        let feedback = read(&out.join("students").join(student).join("feedback.md"));
+        for id in &hidden {
+            assert!(!feedback.contains(id), "{student}'s feedback names the hidden case {id}");
+        }
+        assert!(feedback.contains("hidden case ("), "{feedback}");
+    }
+    let feedback = read(&out.join("students/bug-checkwin-zero/feedback.md"));
+    assert!(feedback.contains("✘ `checkWin/"), "{feedback}");
+    assert!(feedback.contains("first difference at line"), "{feedback}");
+}
+
+#[test]
+fn the_class_page_links_every_student_to_their_feedback() {
+    let (_, out, students) = graded_class();
+    let html = read(&out.join("class.html"));
+    for (id, ..) in students {
+        assert!(html.contains(&format!("href=\"students/{id}/feedback.md\"")), "{id}");
+        assert!(out.join("students").join(id).join("feedback.md").is_file(), "{id}");
+    }
+    let summary = read(&out.join("summary.md"));
+    assert!(summary.contains("10"), "{summary}");
+}
+
+#[test]
+fn a_rerun_reuses_every_record_and_writes_the_same_class_files() {
+    let (root, out, students) = graded_class();
+    let copy = tempfile::tempdir().unwrap();
+    let rerun_out = copy.path().join("out");
+    copy_tree(out, &rerun_out);
+    let outcome = batch::run_batch(
+        common::assignment(ASSIGNMENT),
+        root,
+        &options(&rerun_out, None, ManualGrades::default()),
+    )
+    .unwrap();
+    assert_eq!((outcome.graded, outcome.reused), (0, students.len()));
+    assert_eq!(class_files(&rerun_out), class_files(out));
+}
+
+#[test]
+fn hand_grades_merge_into_the_gradebook_and_the_feedback_without_regrading() {
+    let (root, out, students) = graded_class();
+    let dir = tempfile::tempdir().unwrap();
+    let manual_path = dir.path().join("grades.csv");
+    std::fs::write(
+        &manual_path,
+        "id,category,points,comment\n12345,style,7,\"clear names, but no header comment\"\n",
+    )
+    .unwrap();
+    let manual = ManualGrades::read(&manual_path, common::assignment(ASSIGNMENT)).unwrap();
+    let graded_out = dir.path().join("out");
+    copy_tree(out, &graded_out);
+    let first =
+        batch::run_batch(common::assignment(ASSIGNMENT), root, &options(&graded_out, None, manual.clone()))
+            .unwrap();
+    assert_eq!((first.selected, first.graded), (students.len(), 0));
+    let again =
+        batch::run_batch(common::assignment(ASSIGNMENT), root, &options(&graded_out, None, manual)).unwrap();
+    assert_eq!(again.graded, 0, "hand grades do not make a student stale");
+    let csv = read(&graded_out.join("gradebook.csv"));
+    let row = csv.lines().find(|l| l.starts_with("12345,")).unwrap();
+    assert!(row.starts_with("12345,Ada Lovelace,87.00,100.00,15.00,7.00,"), "{row}");
+    assert!(row.ends_with(",survey,graded"), "{row}");
+    let feedback = read(&graded_out.join("students/12345/feedback.md"));
+    assert!(feedback.contains("| 7.00 / 10.00 | clear names, but no header comment |"), "{feedback}");
+
+    let bad = dir.path().join("bad.csv");
+    for (text, message) in [
+        ("12345,compile,3\n", "graded automatically"),
+        ("12345,style,11\n", "not a number 0..10"),
+        ("12345,nope,1\n", "no category `nope`"),
+        ("12345,style,1\n12345,style,2\n", "a second grade"),
+    ] {
+        std::fs::write(&bad, text).unwrap();
+        let err = ManualGrades::read(&bad, common::assignment(ASSIGNMENT)).unwrap_err().to_string();
+        assert!(err.contains(message) && err.contains("bad.csv:"), "{err}");
+    }
+}
+
+#[test]
+fn partitions_merged_equal_the_full_run_and_gaps_and_overlaps_are_named() {
+    let (root, out, students) = graded_class();
+    let assignment = common::assignment(ASSIGNMENT);
+    let dir = tempfile::tempdir().unwrap();
+    for kind in ["hash", "slice"] {
+        let parts: Vec<PathBuf> = (1..=3).map(|k| dir.path().join(format!("{kind}-{k}"))).collect();
+        let mut graded = 0;
+        for (k, part) in parts.iter().enumerate() {
+            let partition: Partition = format!("{kind}:{}/3", k + 1).parse().unwrap();
+            let outcome =
+                batch::run_batch(assignment, root, &options(part, Some(partition), ManualGrades::default()))
+                    .unwrap();
+            graded += outcome.selected;
+        }
+        assert_eq!(graded, students.len(), "{kind}: the shares cover the class once");
+        let merged = dir.path().join(format!("{kind}-merged"));
+        let outcome = batch::merge(assignment, &parts, &merged, &ManualGrades::default()).unwrap();
+        assert_eq!((outcome.students, outcome.missing.len()), (students.len(), 0));
+        assert_eq!(class_files(&merged), class_files(out), "{kind}: merged differs from the full run");
+
+        let gap = dir.path().join(format!("{kind}-gap"));
+        let outcome = batch::merge(assignment, &parts[..2], &gap, &ManualGrades::default()).unwrap();
+        assert_eq!(outcome.missing_partitions, [format!("{kind}:3/3")]);
+        assert!(!outcome.missing.is_empty());
+    }
+    let err = batch::merge(
+        assignment,
+        &[out.clone(), dir.path().join("hash-1")],
+        &dir.path().join("both"),
+        &ManualGrades::default(),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("the partitions overlap"), "{err}");
+}
+
+#[test]
+fn an_output_folder_of_another_assignment_is_refused() {
+    let (root, out, _) = graded_class();
+    let err =
+        batch::run_batch(common::assignment("checkers"), root, &options(out, None, ManualGrades::default()))
+            .unwrap_err()
+            .to_string();
+    assert!(err.contains("holds a grading of `trouble`, not `checkers`"), "{err}");
+}
+
+#[test]
+fn archives_over_their_caps_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("class");
+    std::fs::create_dir_all(&root).unwrap();
+    zip(&root.join("big.zip"), &[("main.c", &vec![b' '; 5000])]);
+    let many: Vec<(String, Vec<u8>)> = (0..20).map(|i| (format!("f{i}.c"), Vec::new())).collect();
+    let many_refs: Vec<(&str, &[u8])> = many.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+    zip(&root.join("many.zip"), &many_refs);
+    let caps = ArchiveCaps { entries: 10, file_bytes: 1000, total_bytes: 4000 };
+    let patterns = vec![glob::Pattern::new("*.c").unwrap()];
+    let entries = grader::roster::discover(&root, &patterns, caps).unwrap();
+    let errors: Vec<(&str, String)> =
+        entries.iter().map(|e| (e.id.as_str(), e.files.clone().unwrap_err())).collect();
+    assert!(errors[0].1.contains("larger than 1000 bytes"), "{errors:?}");
+    assert!(errors[1].1.contains("more than 10 entries"), "{errors:?}");
+}
