@@ -44,8 +44,8 @@ fn fixture_main(name: &str) -> Vec<u8> {
     std::fs::read(common::repo().join("fixtures").join(ASSIGNMENT).join(name).join("main.c")).unwrap()
 }
 
-/// The class: (id in the outputs, the fixture it holds or None, its expected status).
-fn make_class(root: &Path) -> Vec<(&'static str, Option<&'static str>, StudentStatus)> {
+/// Writes the class under `root` and returns its students, sorted by id.
+fn make_class(root: &Path) -> Vec<Student> {
     for name in ["correct", "bug-checkwin-zero", "does-not-compile", "trivia-spacing"] {
         let dir = root.join(name);
         std::fs::create_dir_all(&dir).unwrap();
@@ -112,32 +112,38 @@ fn class_files(out: &Path) -> [String; 3] {
     ["gradebook.csv", "summary.md", "class.html"].map(|f| read(&out.join(f)))
 }
 
-/// One class graded once for all the tests of this binary: (root, out, expected students).
-fn graded_class() -> &'static (PathBuf, PathBuf, Vec<(&'static str, Option<&'static str>, StudentStatus)>) {
-    static CLASS: std::sync::OnceLock<(
-        tempfile::TempDir,
-        (PathBuf, PathBuf, Vec<(&str, Option<&str>, StudentStatus)>),
-    )> = std::sync::OnceLock::new();
-    &CLASS
-        .get_or_init(|| {
-            let dir = tempfile::tempdir().unwrap();
-            let root = dir.path().join("class");
-            let out = dir.path().join("out");
-            std::fs::create_dir_all(&root).unwrap();
-            let students = make_class(&root);
-            let outcome = batch::run_batch(
-                common::assignment(ASSIGNMENT),
-                &root,
-                &options(&out, None, ManualGrades::default()),
-            )
-            .unwrap();
-            assert_eq!(
-                (outcome.roster, outcome.selected, outcome.graded),
-                (students.len(), students.len(), students.len())
-            );
-            (dir, (root, out, students))
-        })
-        .1
+/// A student of the class: the id in the outputs, the fixture it holds (if any), its status.
+type Student = (&'static str, Option<&'static str>, StudentStatus);
+
+/// The class graded once for all the tests of this binary.
+struct Class {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    out: PathBuf,
+    students: Vec<Student>,
+}
+
+fn graded_class() -> (&'static PathBuf, &'static PathBuf, &'static Vec<Student>) {
+    static CLASS: std::sync::OnceLock<Class> = std::sync::OnceLock::new();
+    let class = CLASS.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("class");
+        let out = dir.path().join("out");
+        std::fs::create_dir_all(&root).unwrap();
+        let students = make_class(&root);
+        let outcome = batch::run_batch(
+            common::assignment(ASSIGNMENT),
+            &root,
+            &options(&out, None, ManualGrades::default()),
+        )
+        .unwrap();
+        assert_eq!(
+            (outcome.roster, outcome.selected, outcome.graded),
+            (students.len(), students.len(), students.len())
+        );
+        Class { _dir: dir, root, out, students }
+    });
+    (&class.root, &class.out, &class.students)
 }
 
 #[test]
