@@ -237,7 +237,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 caps: crate::roster::ArchiveCaps::default(),
                 grade: GradeOptions { visible_only: false, cache, containment: level()? },
             };
-            let outcome = crate::batch::run_batch(&assignment, &root, &options)?;
+            let outcome = crate::batch::run_batch(&assignment, &root, &options).map_err(batch_error)?;
             let statuses: Vec<String> = outcome.statuses.iter().map(|(s, n)| format!("{n} {s}")).collect();
             let share = partition.map(|p| format!(" (share {p} of {})", outcome.roster)).unwrap_or_default();
             writeln!(
@@ -254,7 +254,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Merge { folders, assignment, out, manual } => {
             let assignment = load::load_assignment(&cases, &assignment)?;
             let manual = read_manual(manual.as_deref(), &assignment)?;
-            let outcome = crate::batch::merge(&assignment, &folders, &out, &manual)?;
+            let outcome = crate::batch::merge(&assignment, &folders, &out, &manual).map_err(batch_error)?;
             let mut err = anstream::stderr();
             writeln!(err, "{} students merged into {}", outcome.students, out.display())?;
             if !outcome.missing_partitions.is_empty() {
@@ -273,6 +273,18 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Bless { assignment, check } => bless(&cases, assignment.as_deref(), check),
         Command::List { assignment } => list(&cases, assignment.as_deref()),
+    }
+}
+
+/// A batch's failure as the command line reports it: a wrong output folder or partial outputs that do
+/// not belong together are the caller's mistake (exit 2); an unwritable disk is not.
+fn batch_error(e: crate::batch::BatchError) -> anyhow::Error {
+    use crate::batch::BatchError;
+    match e {
+        BatchError::OtherAssignment { .. } | BatchError::Merge(_) | BatchError::Roster(_) => {
+            UsageError(e.to_string()).into()
+        }
+        BatchError::Write { .. } => e.into(),
     }
 }
 

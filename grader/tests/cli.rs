@@ -205,3 +205,40 @@ fn a_single_source_file_is_a_submission_too() {
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["score"], report["max_score"]);
 }
+
+#[test]
+fn batch_grades_a_class_folder_and_merge_refuses_overlapping_shares() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    for name in ["correct", "bug-no-kings"] {
+        std::fs::create_dir_all(class.join(name)).unwrap();
+        let source = repo().join("fixtures/checkers").join(name).join("checkers.c");
+        std::fs::copy(source, class.join(name).join("checkers.c")).unwrap();
+    }
+    let out = dir.path().join("out");
+    let (class_arg, out_arg) = (class.to_str().unwrap(), out.to_str().unwrap());
+    let run = grader(&["batch", class_arg, "-a", "checkers", "-o", out_arg, "--jobs", "2"], dir.path());
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let stderr = text(&run.stderr);
+    // Not a terminal: plain progress lines, then the last line.
+    assert!(stderr.contains("[2/2] "), "{stderr}");
+    assert!(stderr.contains("2 students: 2 graded, 0 up to date; 2 graded."), "{stderr}");
+    let csv = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    assert!(csv.contains("\ncorrect,,100.00,100.00,"), "{csv}");
+    assert!(csv.contains("\nbug-no-kings,,80.00,100.00,"), "{csv}");
+
+    let again = grader(&["batch", class_arg, "-a", "checkers", "-o", out_arg], dir.path());
+    assert!(text(&again.stderr).contains("0 graded, 2 up to date"), "{}", text(&again.stderr));
+
+    let other = grader(&["batch", class_arg, "-a", "trouble", "-o", out_arg], dir.path());
+    assert_eq!(other.status.code(), Some(2), "{}", text(&other.stderr));
+    let merged = dir.path().join("merged");
+    let merge =
+        grader(&["merge", out_arg, out_arg, "-a", "checkers", "-o", merged.to_str().unwrap()], dir.path());
+    assert_eq!(merge.status.code(), Some(2), "{}", text(&merge.stderr));
+    assert!(text(&merge.stderr).contains("the partitions overlap"), "{}", text(&merge.stderr));
+    let bad_share =
+        grader(&["batch", class_arg, "-a", "checkers", "-o", out_arg, "--partition", "hash:3/2"], dir.path());
+    assert_eq!(bad_share.status.code(), Some(2));
+    assert!(text(&bad_share.stderr).contains("not hash:K/N or slice:K/N"), "{}", text(&bad_share.stderr));
+}
