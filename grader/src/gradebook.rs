@@ -65,6 +65,8 @@ pub struct CategoryScore {
     pub score: Option<f64>,
     /// Points available.
     pub max: f64,
+    /// Graded by hand.
+    pub manual: bool,
     /// The grader's comment, for a hand-graded category.
     pub comment: Option<String>,
 }
@@ -94,6 +96,9 @@ pub struct Record {
     pub key: String,
     /// How it went.
     pub status: StudentStatus,
+    /// The automated points as the report totals them (the categories' shown scores are rounded, and
+    /// their sum may differ from it by a hundredth).
+    pub automated: f64,
     /// One line on what went wrong, if anything.
     pub note: Option<String>,
     /// Every rubric category, in rubric order (automated and hand-graded).
@@ -105,7 +110,8 @@ pub struct Record {
 impl Record {
     /// Points earned: automated points plus the hand grades given so far.
     pub fn total(&self) -> f64 {
-        crate::score::round(self.categories.iter().filter_map(|c| c.score).sum())
+        let manual: f64 = self.categories.iter().filter(|c| c.manual).filter_map(|c| c.score).sum();
+        crate::score::round(self.automated + manual)
     }
 
     /// Points available over every category.
@@ -141,6 +147,7 @@ impl Record {
                     id: c.id.clone(),
                     score: automated.map(|r| r.score),
                     max: automated.map_or(c.points, |r| r.max_score),
+                    manual: c.manual,
                     comment: None,
                 }
             })
@@ -163,6 +170,7 @@ impl Record {
             origin: origin.to_owned(),
             key: key.to_owned(),
             status,
+            automated: report.score,
             note: None,
             categories,
             cases,
@@ -187,6 +195,7 @@ impl Record {
                 id: c.id.clone(),
                 score: (!c.manual).then_some(0.0),
                 max: c.points,
+                manual: c.manual,
                 comment: None,
             })
             .collect();
@@ -196,6 +205,7 @@ impl Record {
             origin: origin.to_owned(),
             key: key.to_owned(),
             status,
+            automated: 0.0,
             note: Some(note),
             categories,
             cases: Vec::new(),

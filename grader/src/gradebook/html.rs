@@ -285,7 +285,8 @@ mod tests {
     use super::*;
 
     fn category(id: &str, score: Option<f64>, max: f64) -> CategoryScore {
-        CategoryScore { id: id.to_owned(), score, max, comment: None }
+        // `style` is the hand-graded category of these tests.
+        CategoryScore { id: id.to_owned(), score, max, manual: id == "style", comment: None }
     }
 
     fn student(id: &str, name: &str, status: StudentStatus, play: f64, style: Option<f64>) -> Record {
@@ -295,6 +296,7 @@ mod tests {
             origin: format!("subs/{id}"),
             key: "k".to_owned(),
             status,
+            automated: play,
             note: None,
             categories: vec![category("play", Some(play), 8.0), category("style", style, 2.0)],
             cases: vec![CaseOutcome { id: "c1".to_owned(), passed: play > 0.0, status: "passed".to_owned() }],
