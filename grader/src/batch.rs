@@ -325,7 +325,32 @@ pub fn run_batch(
                 let Some(entry) = queue.lock().expect("no panic holds the queue").next() else { break };
                 running.fetch_add(1, Ordering::SeqCst);
                 let started = Instant::now();
-                let outcome = grade_student(assignment, entry, &key, options);
+                // A bug of the grader's own while grading one student is that student's row.
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    grade_student(assignment, entry, &key, options)
+                }))
+                .unwrap_or_else(|panic| {
+                    let what = panic
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    let note =
+                        format!("the grader failed on this submission (a bug of the grader's): {what}");
+                    let record = Record::ungraded(
+                        assignment,
+                        &entry.id,
+                        entry.name.as_deref(),
+                        &entry.origin,
+                        "",
+                        StudentStatus::GraderError,
+                        note,
+                    );
+                    let path =
+                        options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id)).join(RECORD_FILE);
+                    write_atomic(&path, &serde_json::to_vec_pretty(&record).expect("serialisable"))
+                        .map(|()| (record, false))
+                });
                 running.fetch_sub(1, Ordering::SeqCst);
                 match outcome {
                     Ok((record, was_reused)) => {
