@@ -225,7 +225,7 @@ fn folder_files(
 ) -> Result<Vec<SourceFile>, String> {
     let mut tree = Tree::default();
     let mut budget = caps;
-    gather(dir, Path::new(""), &mut tree, &mut budget, 0)?;
+    gather(dir, Path::new(""), patterns, &mut tree, &mut budget, 0)?;
     let files = pick(&tree, patterns);
     if !files.is_empty() {
         return Ok(files);
@@ -245,11 +245,12 @@ struct Tree {
     archives: Vec<PathBuf>,
 }
 
-/// Reads a folder into a tree, within the caps (a submission folder is no more trusted than an
-/// archive: a student may hand in a dump).
+/// Reads the files of a folder that the assignment takes into a tree, noting its archives, within the
+/// caps (a submission folder is no more trusted than an archive: a student may hand in a dump).
 fn gather(
     dir: &Path,
     rel: &Path,
+    patterns: &[glob::Pattern],
     tree: &mut Tree,
     budget: &mut ArchiveCaps,
     depth: usize,
@@ -271,10 +272,10 @@ fn gather(
         budget.entries = budget.entries.checked_sub(1).ok_or("more files than a submission may hold")?;
         let rel = rel.join(&name);
         if kind.is_dir() {
-            gather(&path, &rel, tree, budget, depth + 1)?;
+            gather(&path, &rel, patterns, tree, budget, depth + 1)?;
         } else if kind.is_file() && is_archive(&path) {
             tree.archives.push(rel);
-        } else if kind.is_file() {
+        } else if kind.is_file() && patterns.iter().any(|p| p.matches(&name)) {
             let content = read_file(&path, *budget)?;
             budget.total_bytes = budget.total_bytes.saturating_sub(content.len() as u64);
             tree.files.insert(rel, content);
