@@ -60,8 +60,8 @@ enum Command {
         /// Write the report here instead of standard output.
         #[arg(long, short, value_name = "FILE")]
         output: Option<PathBuf>,
-        /// Exit with status 1 when the score is below this percentage of the automated points.
-        #[arg(long, value_name = "PERCENT")]
+        /// Exit with status 1 when the score is below this percentage (0 to 100) of the automated points.
+        #[arg(long, value_name = "PERCENT", value_parser = parse_percent)]
         fail_under: Option<f64>,
         /// Build cache folder (default: `$GRADER_CACHE_DIR`, else `~/.cache/grader`).
         #[arg(long, value_name = "DIR")]
@@ -172,6 +172,13 @@ pub fn main_impl() -> ExitCode {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 struct UsageError(String);
+
+fn parse_percent(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|p| (0.0..=100.0).contains(p))
+        .ok_or_else(|| format!("`{text}` is not a percentage from 0 to 100"))
+}
 
 fn parse_containment(name: &str) -> Result<Containment, String> {
     Containment::from_name(name).ok_or_else(|| {
@@ -311,6 +318,23 @@ fn grade_one(
     let assignment = load::load_assignment(cases, assignment)?;
     if !submission.exists() {
         return Err(UsageError(format!("no submission at {}", submission.display())).into());
+    }
+    // A folder without a single file the assignment takes is the wrong folder, not a zero.
+    let files = crate::build::Submission::collect(submission, &assignment.submission_files)?;
+    if files.files.is_empty() {
+        let patterns: Vec<&str> = assignment.submission_files.iter().map(|p| p.as_str()).collect();
+        let hint =
+            if submission.is_dir() && std::fs::read_dir(submission)?.flatten().any(|e| e.path().is_dir()) {
+                " (a folder of submissions is graded with `grader batch`)"
+            } else {
+                ""
+            };
+        return Err(UsageError(format!(
+            "{} holds no file matching {}: is it the submission's folder?{hint}",
+            submission.display(),
+            patterns.join(" or ")
+        ))
+        .into());
     }
     let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
     let options = GradeOptions { visible_only, cache, containment };

@@ -242,3 +242,17 @@ fn batch_grades_a_class_folder_and_merge_refuses_overlapping_shares() {
     assert_eq!(bad_share.status.code(), Some(2));
     assert!(text(&bad_share.stderr).contains("not hash:K/N or slice:K/N"), "{}", text(&bad_share.stderr));
 }
+
+#[test]
+fn a_folder_without_sources_and_an_impossible_fail_under_are_usage_errors() {
+    let cache = tempfile::tempdir().unwrap();
+    let parent = grader(&["grade", "fixtures/trouble", "-a", "trouble"], cache.path());
+    assert_eq!(parent.status.code(), Some(2));
+    let message = text(&parent.stderr);
+    assert!(message.contains("holds no file matching *.c or *.h"), "{message}");
+    assert!(message.contains("graded with `grader batch`"), "{message}");
+    let over =
+        grader(&["grade", "fixtures/trouble/correct", "-a", "trouble", "--fail-under", "150"], cache.path());
+    assert_eq!(over.status.code(), Some(2));
+    assert!(text(&over.stderr).contains("not a percentage from 0 to 100"), "{}", text(&over.stderr));
+}

@@ -39,6 +39,13 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
         };
         let cached = if build.cached { " (cached)" } else { "" };
         let _ = writeln!(out, "build {}: {style}{word}{style:#}{cached}", build.recipe);
+        // Recipes that compile the same student files fail with the same messages: print them once.
+        if let Some(earlier) = report.builds.iter().take_while(|b| b.recipe != build.recipe).find(|b| {
+            b.status == BuildStatus::Error && build.status == BuildStatus::Error && b.log == build.log
+        }) {
+            let _ = writeln!(out, "    (the same messages as build {})", earlier.recipe);
+            continue;
+        }
         // A failed build's whole log; a good build's warnings too (an undeclared function is one),
         // cut short: they are advice, not the grade.
         let shown = match build.status {
@@ -91,6 +98,22 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
         report.cases.iter().filter(|c| c.score < c.max_score || c.status != CaseStatus::Passed).collect();
     if !failing.is_empty() {
         out.push('\n');
+    }
+    // Cases that could not run because a build failed: one line per failed build, not one per case
+    // (the compiler's messages are above).
+    let (not_built, failing): (Vec<&CaseReport>, Vec<&CaseReport>) =
+        failing.into_iter().partition(|c| c.status == CaseStatus::BuildError);
+    let mut reasons: Vec<(&str, usize)> = Vec::new();
+    for case in &not_built {
+        let reason = case.note.as_deref().unwrap_or("a build failed");
+        match reasons.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, n)) => *n += 1,
+            None => reasons.push((reason, 1)),
+        }
+    }
+    for (reason, n) in reasons {
+        let s = if n == 1 { "" } else { "s" };
+        let _ = writeln!(out, "{FAIL}BILD{FAIL:#} {n} case{s} not run: {reason}");
     }
     let with_diff = if diffs { MAX_DIFFS } else { 0 };
     for (i, case) in failing.iter().enumerate() {
