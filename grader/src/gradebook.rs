@@ -431,3 +431,46 @@ impl Gradebook {
         String::from_utf8(writer.into_inner().expect("writing to memory")).expect("CSV of UTF-8 text")
     }
 }
+
+/// What the renderers' tests share: students of a two-category rubric (`play` 8 points, `style` 2
+/// points by hand).
+#[cfg(test)]
+mod testing {
+    use super::{CaseOutcome, CategoryScore, Column, Record, StudentStatus};
+
+    /// The rubric: `play` (8, automated) and `style` (2, by hand).
+    pub fn columns() -> Vec<Column> {
+        vec![
+            Column {
+                id: "play".to_owned(),
+                title: "Plays by the rules".to_owned(),
+                points: 8.0,
+                manual: false,
+            },
+            Column { id: "style".to_owned(), title: "Code style".to_owned(), points: 2.0, manual: true },
+        ]
+    }
+
+    /// A student with `play` points and a `style` grade (`None`: pending), who passed case `c1` when
+    /// they have any `play` point.
+    pub fn student(id: &str, name: &str, status: StudentStatus, play: f64, style: Option<f64>) -> Record {
+        let category = |id: &str, score, max| CategoryScore {
+            id: id.to_owned(),
+            score,
+            max,
+            manual: id == "style",
+            comment: None,
+        };
+        Record {
+            id: id.to_owned(),
+            name: Some(name.to_owned()),
+            origin: format!("subs/{id}"),
+            key: "k".to_owned(),
+            status,
+            automated: play,
+            note: None,
+            categories: vec![category("play", Some(play), 8.0), category("style", style, 2.0)],
+            cases: vec![CaseOutcome { id: "c1".to_owned(), passed: play > 0.0, status: "passed".to_owned() }],
+        }
+    }
+}

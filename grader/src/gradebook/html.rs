@@ -281,27 +281,9 @@ fn safe_href(href: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CaseOutcome, CaseStat, CategoryScore, Column, StudentStatus};
+    use super::super::testing::{columns, student};
+    use super::super::{CaseStat, StudentStatus};
     use super::*;
-
-    fn category(id: &str, score: Option<f64>, max: f64) -> CategoryScore {
-        // `style` is the hand-graded category of these tests.
-        CategoryScore { id: id.to_owned(), score, max, manual: id == "style", comment: None }
-    }
-
-    fn student(id: &str, name: &str, status: StudentStatus, play: f64, style: Option<f64>) -> Record {
-        Record {
-            id: id.to_owned(),
-            name: Some(name.to_owned()),
-            origin: format!("subs/{id}"),
-            key: "k".to_owned(),
-            status,
-            automated: play,
-            note: None,
-            categories: vec![category("play", Some(play), 8.0), category("style", style, 2.0)],
-            cases: vec![CaseOutcome { id: "c1".to_owned(), passed: play > 0.0, status: "passed".to_owned() }],
-        }
-    }
 
     fn case(id: &str, passed: usize, ran: usize) -> CaseStat {
         CaseStat {
@@ -324,15 +306,7 @@ mod tests {
         Gradebook {
             assignment: "connect4".to_owned(),
             title: "Connect <Four>".to_owned(),
-            columns: vec![
-                Column {
-                    id: "play".to_owned(),
-                    title: "Plays by the rules".to_owned(),
-                    points: 8.0,
-                    manual: false,
-                },
-                Column { id: "style".to_owned(), title: "Code style".to_owned(), points: 2.0, manual: true },
-            ],
+            columns: columns(),
             // Sorted by id, as a gradebook's students are: `"` sorts before letters.
             students: vec![
                 hostile,

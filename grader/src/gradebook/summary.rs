@@ -247,26 +247,12 @@ fn cell(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CaseOutcome, CategoryScore, Column};
+    use super::super::testing::columns;
     use super::*;
 
-    fn category(id: &str, score: Option<f64>, max: f64) -> CategoryScore {
-        // `style` is the hand-graded category of these tests.
-        CategoryScore { id: id.to_owned(), score, max, manual: id == "style", comment: None }
-    }
-
+    /// A student named after their id.
     fn student(id: &str, status: StudentStatus, play: f64, style: Option<f64>) -> Record {
-        Record {
-            id: id.to_owned(),
-            name: Some(format!("Student {id}")),
-            origin: format!("subs/{id}"),
-            key: "k".to_owned(),
-            status,
-            automated: play,
-            note: None,
-            categories: vec![category("play", Some(play), 8.0), category("style", style, 2.0)],
-            cases: vec![CaseOutcome { id: "c1".to_owned(), passed: play > 0.0, status: "passed".to_owned() }],
-        }
+        super::super::testing::student(id, &format!("Student {id}"), status, play, style)
     }
 
     fn case(id: &str, category: &str, hidden: bool, passed: usize, ran: usize) -> CaseStat {
@@ -285,15 +271,7 @@ mod tests {
         Gradebook {
             assignment: "connect4".to_owned(),
             title: "Connect Four".to_owned(),
-            columns: vec![
-                Column {
-                    id: "play".to_owned(),
-                    title: "Plays by the rules".to_owned(),
-                    points: 8.0,
-                    manual: false,
-                },
-                Column { id: "style".to_owned(), title: "Code style".to_owned(), points: 2.0, manual: true },
-            ],
+            columns: columns(),
             students: vec![
                 student("a1", StudentStatus::Graded, 8.0, Some(2.0)),
                 student("b2", StudentStatus::Graded, 3.0, None),
