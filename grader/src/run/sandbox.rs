@@ -199,7 +199,13 @@ pub(super) struct Plan {
     rlimits: super::Rlimits,
     /// Whether the program must switch to [`INSIDE_ID`] (the grader is root; its init is uid 0).
     drop_to_inside_id: bool,
+    /// The stack the program's process runs on between its clone and its exec: it shares PID 1's
+    /// memory (`CLONE_VM`), so that starting it copies no page table of the grader's.
+    program_stack: Vec<u8>,
 }
+
+/// Bytes of the program's stack before its exec: `program` makes raw system calls only.
+const PROGRAM_STACK_BYTES: usize = 64 * 1024;
 
 /// What the status pipe carries: a setup failure, a warning, or the program's end.
 const RECORD_ERROR: u8 = b'E';
@@ -399,6 +405,7 @@ impl Plan {
             rlimits: super::Rlimits::new(limits, with_cgroup),
             // SAFETY: geteuid has no preconditions.
             drop_to_inside_id: unsafe { libc::geteuid() } == 0,
+            program_stack: vec![0; PROGRAM_STACK_BYTES],
         })
     }
 }
@@ -727,15 +734,19 @@ unsafe fn init(plan: &Plan, wanted: &[RawFd], scratch: &mut [RawFd]) -> ! {
         let host = c"sandbox";
         check(libc::sethostname(host.as_ptr(), host.to_bytes().len()), S_HOSTNAME);
 
-        let child =
-            libc::syscall(libc::SYS_clone, libc::SIGCHLD as libc::c_ulong, 0usize, 0usize, 0usize, 0usize);
+        // The program's process shares this one's memory until its exec (CLONE_VM), and this one
+        // waits until then (CLONE_VFORK): no copy of the grader's page tables, which a fork of a
+        // copy of the grader would make again. Its stack is the plan's, its top 16-byte aligned.
+        let stack = plan.program_stack.as_ptr() as usize + plan.program_stack.len();
+        let child = libc::clone(
+            program_entry,
+            (stack & !15) as *mut libc::c_void,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            (plan as *const Plan).cast_mut().cast(),
+        );
         if child < 0 {
             fail(S_FORK);
         }
-        if child == 0 {
-            program(plan);
-        }
-        let child = child as libc::pid_t;
         // Only the program holds the stdio pipes now: their ends close when it (and its children) do.
         libc::close(0);
         libc::close(1);
@@ -764,6 +775,13 @@ unsafe fn init(plan: &Plan, wanted: &[RawFd], scratch: &mut [RawFd]) -> ! {
             }
         }
     }
+}
+
+/// Where the program's process starts (glibc's `clone` calls it with the plan).
+extern "C" fn program_entry(plan: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `init` passes its plan, which outlives this process's life before exec (PID 1 waits
+    // for the exec: CLONE_VFORK); `program` makes raw system calls only and never returns.
+    unsafe { program(&*plan.cast::<Plan>()) }
 }
 
 /// The program's process: limits, an unprivileged user, then exec.
