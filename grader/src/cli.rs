@@ -147,6 +147,9 @@ enum Format {
     Text,
     /// For programs: the report struct as JSON.
     Json,
+    /// Gradescope's `results.json` (hidden cases by their points only); written even when the
+    /// grading fails, with the reason.
+    Gradescope,
 }
 
 /// Parses the arguments, runs the command, and maps its result to an exit code.
@@ -213,10 +216,22 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     match cli.command {
         Command::Doctor => doctor(),
         Command::Grade { submission, assignment, format, output, fail_under, cache_dir } => {
-            let report = grade_one(&cases, &assignment, &submission, false, cache_dir, level()?)?;
+            let graded = level()
+                .map_err(anyhow::Error::from)
+                .and_then(|level| grade_one(&cases, &assignment, &submission, false, cache_dir, level));
+            let report = match (graded, format) {
+                (Ok(report), _) => report,
+                // Gradescope shows the student whatever results.json says: a reason beats a crash.
+                (Err(e), Format::Gradescope) => {
+                    emit(&report::render_gradescope_failure(&format!("{e:#}")), output.as_deref())?;
+                    return Err(e);
+                }
+                (Err(e), _) => return Err(e),
+            };
             let text = match format {
                 Format::Text => report::render_text(&report, false),
                 Format::Json => report::render_json(&report),
+                Format::Gradescope => report::render_gradescope(&report),
             };
             emit(&text, output.as_deref())?;
             let below = fail_under.is_some_and(|p| report.score < report.max_score * p / 100.0);

@@ -1,9 +1,11 @@
 //! Report stage: the one serialisable result of a grading, and its renderers.
 
+mod gradescope;
 mod text;
 
 use serde::{Deserialize, Serialize};
 
+pub use gradescope::{render_gradescope, render_gradescope_failure};
 pub use text::render_text;
 
 use crate::compare::{Divergence, Forgiven, Normalization, PartialCredit};

@@ -256,3 +256,52 @@ fn a_folder_without_sources_and_an_impossible_fail_under_are_usage_errors() {
     assert_eq!(over.status.code(), Some(2));
     assert!(text(&over.stderr).contains("not a percentage from 0 to 100"), "{}", text(&over.stderr));
 }
+
+#[test]
+fn gradescope_results_have_its_shape_hide_hidden_cases_and_exist_even_when_grading_fails() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = grader(
+        &["grade", "fixtures/trouble/bug-checkwin-zero", "-a", "trouble", "--format", "gradescope"],
+        cache.path(),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(results["output_format"], "md");
+    assert!(results["execution_time"].is_u64());
+    let tests = results["tests"].as_array().unwrap();
+    let total: f64 = tests.iter().map(|t| t["score"].as_f64().unwrap()).sum();
+    // Each case's points are rounded to hundredths; the top-level score (which Gradescope shows) is not.
+    let bound = 0.005 * tests.len() as f64;
+    assert!(
+        (total - results["score"].as_f64().unwrap()).abs() <= bound,
+        "{total} against {}",
+        results["score"]
+    );
+    let hidden: Vec<&str> = common::assignment("trouble")
+        .cases
+        .iter()
+        .filter(|c| c.visibility == grader::load::Visibility::Hidden)
+        .map(|c| c.id.as_str())
+        .collect();
+    for test in tests {
+        for key in ["name", "score", "max_score", "status", "output", "visibility"] {
+            assert!(!test[key].is_null(), "{key} in {test}");
+        }
+        assert!(["passed", "failed"].contains(&test["status"].as_str().unwrap()));
+        let shown = format!("{}{}", test["name"], test["output"]);
+        assert!(!hidden.iter().any(|id| shown.contains(id)), "a hidden case named: {test}");
+    }
+    assert!(tests
+        .iter()
+        .any(|t| t["status"] == "failed" && t["output"].as_str().unwrap().contains("First difference")));
+
+    let file = cache.path().join("results.json");
+    let failed = grader(
+        &["grade", "no/such/folder", "-a", "trouble", "--format", "gradescope", "-o", file.to_str().unwrap()],
+        cache.path(),
+    );
+    assert_eq!(failed.status.code(), Some(2));
+    let results: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(results["score"], 0.0);
+    assert!(results["output"].as_str().unwrap().contains("no submission at no/such/folder"), "{results}");
+}

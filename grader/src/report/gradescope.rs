@@ -1,0 +1,134 @@
+//! The Gradescope renderer of a [`Report`]: the `results.json` an autograder leaves in
+//! `/autograder/results/`, one test per case. Hidden cases show only that they exist, their
+//! category and their points; visible ones their verdict and first difference, in Markdown.
+
+use serde::Serialize;
+
+use super::{CaseReport, CaseStatus, Report};
+use crate::load::Visibility;
+
+/// Gradescope's `results.json`.
+#[derive(Debug, Serialize)]
+struct Results {
+    score: f64,
+    execution_time: u64,
+    output: String,
+    output_format: &'static str,
+    visibility: &'static str,
+    stdout_visibility: &'static str,
+    tests: Vec<Test>,
+}
+
+/// One entry of `tests`.
+#[derive(Debug, Serialize)]
+struct Test {
+    name: String,
+    number: String,
+    score: f64,
+    max_score: f64,
+    status: &'static str,
+    output: String,
+    output_format: &'static str,
+    tags: Vec<String>,
+    visibility: &'static str,
+}
+
+fn passed(case: &CaseReport) -> bool {
+    case.status == CaseStatus::Passed && case.score >= case.max_score
+}
+
+/// A visible case's output: what happened and where the output first differs.
+fn case_output(case: &CaseReport) -> String {
+    let mut out = String::new();
+    if let Some(note) = &case.note {
+        out.push_str(note);
+        out.push_str("\n\n");
+    }
+    if let Some(d) = &case.divergence {
+        let shown = |line: &Option<String>| {
+            line.as_deref().map_or("(end of output)".to_owned(), |l| format!("{l:?}"))
+        };
+        out.push_str(&format!(
+            "First difference at line {} of your output:\n\n```text\nexpected: {}\nyours:    {}\n```\n",
+            d.line,
+            shown(&d.expected),
+            shown(&d.actual)
+        ));
+    }
+    out
+}
+
+/// Renders `results.json` for a grading.
+pub fn render_gradescope(report: &Report) -> String {
+    let tests = report
+        .cases
+        .iter()
+        .enumerate()
+        .map(|(i, case)| {
+            let hidden = case.visibility == Visibility::Hidden;
+            Test {
+                name: if hidden {
+                    format!("Hidden case ({})", case.category)
+                } else {
+                    format!("{}: {}", case.id, case.title)
+                },
+                number: (i + 1).to_string(),
+                score: case.score,
+                max_score: case.max_score,
+                status: if passed(case) { "passed" } else { "failed" },
+                output: if hidden || passed(case) { String::new() } else { case_output(case) },
+                output_format: "md",
+                tags: vec![case.category.clone()],
+                visibility: "visible",
+            }
+        })
+        .collect();
+    let mut output = String::new();
+    for build in &report.builds {
+        if build.status == super::BuildStatus::Error {
+            output.push_str(&format!(
+                "**The `{}` build failed:**\n\n```text\n{}\n```\n\n",
+                build.recipe,
+                build.log.trim_end()
+            ));
+        }
+    }
+    if let Some(probe) = &report.probe {
+        output.push_str(&format!("**{}:**\n\n", probe.title));
+        for line in &probe.lines {
+            output.push_str(&format!("- {line}\n"));
+        }
+        output.push('\n');
+    }
+    if !report.pending.is_empty() {
+        let pending: Vec<String> =
+            report.pending.iter().map(|p| format!("{} ({} points)", p.title, p.points)).collect();
+        output.push_str(&format!("Graded by hand later: {}.\n", pending.join(", ")));
+    }
+    let millis: u64 = report.cases.iter().filter_map(|c| c.time_ms).sum();
+    let results = Results {
+        score: report.score,
+        execution_time: millis.div_ceil(1000),
+        output,
+        output_format: "md",
+        visibility: "visible",
+        stdout_visibility: "hidden",
+        tests,
+    };
+    serde_json::to_string_pretty(&results).expect("a results file always serialises")
+}
+
+/// The `results.json` of a grading that could not be done: no points, and why, so that Gradescope
+/// shows the student a message instead of a broken autograder.
+pub fn render_gradescope_failure(message: &str) -> String {
+    let results = Results {
+        score: 0.0,
+        execution_time: 0,
+        output: format!("The autograder could not grade this submission:\n\n```text\n{message}\n```\n"),
+        output_format: "md",
+        visibility: "visible",
+        stdout_visibility: "hidden",
+        tests: Vec::new(),
+    };
+    serde_json::to_string_pretty(&results).expect("a results file always serialises")
+}
