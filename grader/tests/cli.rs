@@ -305,3 +305,17 @@ fn gradescope_results_have_its_shape_hide_hidden_cases_and_exist_even_when_gradi
     assert_eq!(results["score"], 0.0);
     assert!(results["output"].as_str().unwrap().contains("no submission at no/such/folder"), "{results}");
 }
+
+#[test]
+fn a_submission_of_another_assignment_gets_a_hint_and_each_missing_name_once() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = grader(&["grade", "fixtures/trouble/correct", "-a", "backgammon"], cache.path());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("not defined by the submission (the_board_white, the_board_red,"), "{report}");
+    assert!(report.contains("is it a submission of `backgammon`?"), "{report}");
+    // Once per failed build (each build's log is its own), not once per use.
+    let failed_builds = report.lines().filter(|l| l.starts_with("build ") && l.contains(": error")).count();
+    assert!(failed_builds >= 1);
+    assert!(report.matches("undefined reference to `the_board_white'").count() <= failed_builds, "{report}");
+}

@@ -52,7 +52,19 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
             BuildStatus::Error => usize::MAX,
             BuildStatus::Ok => MAX_WARNING_LINES,
         };
-        let lines: Vec<&str> = build.log.lines().collect();
+        let (lines, missing) = linker_view(&build.log);
+        if !missing.is_empty() {
+            let s = if missing.len() == 1 { "" } else { "s" };
+            let _ = writeln!(
+                out,
+                "    {BOLD}hint:{BOLD:#} {} name{s} the assignment's code uses {} not defined by the submission ({}): \
+                 is it a submission of `{}`? (`grader list` names the assignments)",
+                missing.len(),
+                if missing.len() == 1 { "is" } else { "are" },
+                missing.join(", "),
+                report.assignment
+            );
+        }
         for line in lines.iter().take(shown) {
             let _ = writeln!(out, "    {line}");
         }
@@ -166,6 +178,28 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
     }
     out.push('\n');
     out
+}
+
+/// A build log as shown: the linker's `undefined reference to `NAME'` lines once per name (a
+/// submission of another assignment repeats them for every use), and the names, in order.
+fn linker_view(log: &str) -> (Vec<&str>, Vec<&str>) {
+    let mut missing: Vec<&str> = Vec::new();
+    let mut lines = Vec::new();
+    for line in log.lines() {
+        let name = line
+            .split_once("undefined reference to `")
+            .and_then(|(_, rest)| rest.split_once('\''))
+            .map(|(name, _)| name);
+        match name {
+            Some(name) if missing.contains(&name) => {}
+            Some(name) => {
+                missing.push(name);
+                lines.push(line);
+            }
+            None => lines.push(line),
+        }
+    }
+    (lines, missing)
 }
 
 fn score_style(score: f64, max: f64) -> Style {
