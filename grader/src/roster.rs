@@ -343,70 +343,74 @@ fn safe_path(path: &Path) -> Option<PathBuf> {
     (!clean.as_os_str().is_empty()).then_some(clean)
 }
 
-/// Reads a `.zip` or `.tar.gz` into memory within the caps; a path escaping it is an error.
-fn read_archive(path: &Path, caps: ArchiveCaps) -> Result<Tree, String> {
+/// Calls `visit` with every regular file of a `.zip` or `.tar.gz`, by its checked relative path: an
+/// entry whose path climbs out of the archive, or more than `entries` entries, is an error.
+fn each_file(
+    path: &Path,
+    entries: usize,
+    mut visit: impl FnMut(PathBuf, &mut dyn Read) -> Result<(), String>,
+) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let lower = path.to_string_lossy().to_lowercase();
-    let mut tree = Tree::default();
-    let mut total = 0u64;
-    let mut add =
-        |tree: &mut Tree, name: &Path, reader: &mut dyn Read, declared: u64| -> Result<(), String> {
-            let Some(rel) = safe_path(name) else {
-                return Err(format!("the archive holds a path outside itself: {}", name.display()));
-            };
-            if rel.components().any(|c| is_noise(&c.as_os_str().to_string_lossy())) {
-                return Ok(());
-            }
-            if declared > caps.file_bytes {
-                return Err(format!("{} is larger than {} bytes unpacked", rel.display(), caps.file_bytes));
-            }
-            let mut content = Vec::new();
-            reader.take(caps.file_bytes + 1).read_to_end(&mut content).map_err(|e| e.to_string())?;
-            total += content.len() as u64;
-            if content.len() as u64 > caps.file_bytes {
-                return Err(format!("{} is larger than {} bytes unpacked", rel.display(), caps.file_bytes));
-            }
-            if total > caps.total_bytes {
-                return Err(format!("the archive unpacks to more than {} bytes", caps.total_bytes));
-            }
-            if is_archive(&rel) {
-                tree.archives.push(rel.clone());
-            }
-            tree.files.insert(rel, content);
-            Ok(())
-        };
-    if lower.ends_with(".zip") {
+    let outside = |name: &dyn std::fmt::Display| format!("the archive holds a path outside itself: {name}");
+    let too_many = || format!("the archive holds more than {entries} entries");
+    if path.to_string_lossy().to_lowercase().ends_with(".zip") {
         let mut zip = zip::ZipArchive::new(file).map_err(|e| format!("not a readable zip: {e}"))?;
-        if zip.len() > caps.entries {
-            return Err(format!("the archive holds more than {} entries", caps.entries));
+        if zip.len() > entries {
+            return Err(too_many());
         }
         for i in 0..zip.len() {
             let mut entry = zip.by_index(i).map_err(|e| e.to_string())?;
             if entry.is_dir() || entry.is_symlink() {
                 continue;
             }
-            let Some(name) = entry.enclosed_name() else {
-                return Err(format!("the archive holds a path outside itself: {}", entry.name()));
-            };
-            let declared = entry.size();
-            add(&mut tree, &name, &mut entry, declared)?;
+            let name = entry.enclosed_name().ok_or_else(|| outside(&entry.name()))?;
+            let rel = safe_path(&name).ok_or_else(|| outside(&name.display()))?;
+            visit(rel, &mut entry)?;
         }
     } else {
         let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
-        let entries = archive.entries().map_err(|e| format!("not a readable .tar.gz: {e}"))?;
-        for (count, entry) in entries.enumerate() {
-            if count >= caps.entries {
-                return Err(format!("the archive holds more than {} entries", caps.entries));
+        let all = archive.entries().map_err(|e| format!("not a readable .tar.gz: {e}"))?;
+        for (count, entry) in all.enumerate() {
+            if count >= entries {
+                return Err(too_many());
             }
             let mut entry = entry.map_err(|e| format!("not a readable .tar.gz: {e}"))?;
             if !entry.header().entry_type().is_file() {
                 continue;
             }
             let name = entry.path().map_err(|e| e.to_string())?.into_owned();
-            let declared = entry.header().size().unwrap_or(0);
-            add(&mut tree, &name, &mut entry, declared)?;
+            let rel = safe_path(&name).ok_or_else(|| outside(&name.display()))?;
+            visit(rel, &mut entry)?;
         }
     }
+    Ok(())
+}
+
+/// Reads a `.zip` or `.tar.gz` into memory within the caps; a path escaping it is an error.
+fn read_archive(path: &Path, caps: ArchiveCaps) -> Result<Tree, String> {
+    let mut tree = Tree::default();
+    let mut total = 0u64;
+    let too_large =
+        |rel: &Path| format!("{} is larger than {} bytes unpacked", rel.display(), caps.file_bytes);
+    each_file(path, caps.entries, |rel, reader| {
+        if rel.components().any(|c| is_noise(&c.as_os_str().to_string_lossy())) {
+            return Ok(());
+        }
+        let mut content = Vec::new();
+        reader.take(caps.file_bytes + 1).read_to_end(&mut content).map_err(|e| e.to_string())?;
+        if content.len() as u64 > caps.file_bytes {
+            return Err(too_large(&rel));
+        }
+        total += content.len() as u64;
+        if total > caps.total_bytes {
+            return Err(format!("the archive unpacks to more than {} bytes", caps.total_bytes));
+        }
+        if is_archive(&rel) {
+            tree.archives.push(rel.clone());
+        }
+        tree.files.insert(rel, content);
+        Ok(())
+    })?;
     Ok(tree)
 }
 
@@ -417,55 +421,21 @@ const CLASS_ARCHIVE_CAPS: ArchiveCaps =
 /// Unpacks a class archive into `dest` within the caps, each entry at its checked path, and returns
 /// the folder to take as the class root: the archive's one top folder when it wraps everything.
 fn unpack_class(path: &Path, dest: &Path) -> Result<PathBuf, String> {
-    let tree_root = dest.to_owned();
-    let mut written = 0usize;
-    let mut write = |name: &Path, reader: &mut dyn Read| -> Result<(), String> {
-        let rel = safe_path(name)
-            .ok_or_else(|| format!("the archive holds a path outside itself: {}", name.display()))?;
-        written += 1;
-        if written > CLASS_ARCHIVE_CAPS.entries {
-            return Err(format!("the archive holds more than {} entries", CLASS_ARCHIVE_CAPS.entries));
-        }
-        let target = tree_root.join(&rel);
+    let caps = CLASS_ARCHIVE_CAPS;
+    each_file(path, caps.entries, |rel, reader| {
+        let target = dest.join(&rel);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
         }
         let mut out =
             std::fs::File::create(&target).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
-        let copied = std::io::copy(&mut reader.take(CLASS_ARCHIVE_CAPS.file_bytes + 1), &mut out)
-            .map_err(|e| e.to_string())?;
-        if copied > CLASS_ARCHIVE_CAPS.file_bytes {
-            return Err(format!(
-                "{} is larger than {} bytes unpacked",
-                rel.display(),
-                CLASS_ARCHIVE_CAPS.file_bytes
-            ));
+        let copied =
+            std::io::copy(&mut reader.take(caps.file_bytes + 1), &mut out).map_err(|e| e.to_string())?;
+        if copied > caps.file_bytes {
+            return Err(format!("{} is larger than {} bytes unpacked", rel.display(), caps.file_bytes));
         }
         Ok(())
-    };
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    if path.to_string_lossy().to_lowercase().ends_with(".zip") {
-        let mut zip = zip::ZipArchive::new(file).map_err(|e| format!("not a readable zip: {e}"))?;
-        for i in 0..zip.len() {
-            let mut entry = zip.by_index(i).map_err(|e| e.to_string())?;
-            if entry.is_dir() || entry.is_symlink() {
-                continue;
-            }
-            let name = entry
-                .enclosed_name()
-                .ok_or_else(|| format!("the archive holds a path outside itself: {}", entry.name()))?;
-            write(&name, &mut entry)?;
-        }
-    } else {
-        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
-        for entry in archive.entries().map_err(|e| format!("not a readable .tar.gz: {e}"))? {
-            let mut entry = entry.map_err(|e| format!("not a readable .tar.gz: {e}"))?;
-            if entry.header().entry_type().is_file() {
-                let name = entry.path().map_err(|e| e.to_string())?.into_owned();
-                write(&name, &mut entry)?;
-            }
-        }
-    }
+    })?;
     let tops = list(dest).map_err(|e| e.to_string())?;
     Ok(match tops.as_slice() {
         [(_, only)]

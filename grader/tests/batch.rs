@@ -339,3 +339,36 @@ fn archives_over_their_caps_are_refused() {
     assert!(errors[0].1.contains("larger than 1000 bytes"), "{errors:?}");
     assert!(errors[1].1.contains("more than 10 entries"), "{errors:?}");
 }
+
+#[test]
+fn a_class_handed_over_as_one_zip_is_unpacked_and_read_like_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class.zip");
+    zip(
+        &class,
+        &[
+            ("download/alice/main.c", b"int main(void) { return 0; }"),
+            ("download/Bo Li_42_assignsubmission_file_/main.c", b"int main(void) { return 1; }"),
+            ("download/smith_7_8_main.c", b"int main(void) { return 2; }"),
+        ],
+    );
+    let patterns = vec![glob::Pattern::new("*.c").unwrap()];
+    let entries = grader::roster::discover(&class, &patterns, ArchiveCaps::default()).unwrap();
+    let found: Vec<(&str, Option<&str>, &str)> =
+        entries.iter().map(|e| (e.id.as_str(), e.name.as_deref(), e.origin.as_str())).collect();
+    assert_eq!(
+        found,
+        [
+            ("42", Some("Bo Li"), "class.zip:Bo Li_42_assignsubmission_file_"),
+            ("7", Some("smith"), "class.zip:smith_7_8_main.c"),
+            ("alice", None, "class.zip:alice"),
+        ]
+    );
+    assert!(entries.iter().all(|e| e.files.as_ref().is_ok_and(|f| f.len() == 1)));
+
+    let escaping = dir.path().join("escaping.zip");
+    zip(&escaping, &[("../outside.c", b"")]);
+    let err = grader::roster::discover(&escaping, &patterns, ArchiveCaps::default()).unwrap_err().to_string();
+    assert!(err.contains("a path outside itself"), "{err}");
+    assert!(!dir.path().parent().unwrap().join("outside.c").exists());
+}
