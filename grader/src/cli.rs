@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::run::{self, Containment};
 
 use crate::build::BuildCache;
 use crate::grade::{self, GradeError, GradeOptions};
 use crate::load::{self, LoadError};
-use crate::report::{self, Report};
+use crate::report::{self, Report, TextOptions, Verbosity};
 
 /// Exit code: the work was done (and, for `check`, everything passed).
 pub const EXIT_OK: u8 = 0;
@@ -66,6 +66,12 @@ enum Command {
         /// Build cache folder (default: `$GRADER_CACHE_DIR`, else `~/.cache/grader`).
         #[arg(long, value_name = "DIR")]
         cache_dir: Option<PathBuf>,
+        /// Render only what a student may see (hidden cases by verdict and points; each visible case as
+        /// its `disclosure` allows). The gradescope format always does.
+        #[arg(long)]
+        student_view: bool,
+        #[command(flatten)]
+        selection: Selection,
     },
     /// Self-check a submission on the visible cases, with a diff at each first divergence.
     Check {
@@ -78,6 +84,8 @@ enum Command {
         /// Build cache folder.
         #[arg(long, value_name = "DIR")]
         cache_dir: Option<PathBuf>,
+        #[command(flatten)]
+        selection: Selection,
     },
     /// Grade a whole class: every submission under ROOT (a folder per student, Moodle or Canvas
     /// downloads, .zip/.tar.gz), reports and feedback per student, gradebook.csv, summary.md and
@@ -139,6 +147,35 @@ enum Command {
         #[arg(long, short)]
         assignment: Option<String>,
     },
+}
+
+/// Which cases run and how much the text report says.
+#[derive(Debug, Args)]
+struct Selection {
+    /// Run only the cases whose id matches this pattern (`game/*`, `movePiece/capture-at-start`); repeatable.
+    #[arg(long = "case", id = "case", value_name = "PATTERN", value_parser = parse_case_pattern)]
+    case_patterns: Vec<glob::Pattern>,
+    /// Say only the score and the cases that lost points.
+    #[arg(long, short, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Also list the passing cases with their time and memory, whole compiler logs, and a command
+    /// reproducing each failure.
+    #[arg(long, short)]
+    verbose: bool,
+}
+
+impl Selection {
+    fn verbosity(&self) -> Verbosity {
+        match (self.quiet, self.verbose) {
+            (true, _) => Verbosity::Quiet,
+            (_, true) => Verbosity::Verbose,
+            _ => Verbosity::Normal,
+        }
+    }
+}
+
+fn parse_case_pattern(text: &str) -> Result<glob::Pattern, String> {
+    glob::Pattern::new(text).map_err(|e| format!("`{text}` is not a case pattern: {e}"))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -215,10 +252,20 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     let level = || containment(cli.containment, cli.require_containment);
     match cli.command {
         Command::Doctor => doctor(),
-        Command::Grade { submission, assignment, format, output, fail_under, cache_dir } => {
-            let graded = level()
-                .map_err(anyhow::Error::from)
-                .and_then(|level| grade_one(&cases, &assignment, &submission, false, cache_dir, level));
+        Command::Grade {
+            submission,
+            assignment,
+            format,
+            output,
+            fail_under,
+            cache_dir,
+            student_view,
+            selection,
+        } => {
+            let graded = level().map_err(anyhow::Error::from).and_then(|level| {
+                let options = grade_options(false, cache_dir, level, &selection);
+                grade_one(&cases, &assignment, &submission, options)
+            });
             let report = match (graded, format) {
                 (Ok(report), _) => report,
                 // Gradescope shows the student whatever results.json says: a reason beats a crash.
@@ -228,18 +275,24 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 }
                 (Err(e), _) => return Err(e),
             };
+            let shown = if student_view { report.student_view() } else { report.clone() };
             let text = match format {
-                Format::Text => report::render_text(&report, false),
-                Format::Json => report::render_json(&report),
+                Format::Text => report::render_text(
+                    &shown,
+                    TextOptions { diffs: false, verbosity: selection.verbosity() },
+                ),
+                Format::Json => report::render_json(&shown),
                 Format::Gradescope => report::render_gradescope(&report),
             };
             emit(&text, output.as_deref())?;
             let below = fail_under.is_some_and(|p| report.score < report.max_score * p / 100.0);
             Ok(if below { EXIT_FAILED } else { EXIT_OK })
         }
-        Command::Check { dir, assignment, cache_dir } => {
-            let report = grade_one(&cases, &assignment, &dir, true, cache_dir, level()?)?;
-            emit(&report::render_text(&report, true), None)?;
+        Command::Check { dir, assignment, cache_dir, selection } => {
+            let options = grade_options(true, cache_dir, level()?, &selection);
+            let report = grade_one(&cases, &assignment, &dir, options)?;
+            let options = TextOptions { diffs: true, verbosity: selection.verbosity() };
+            emit(&report::render_text(&report.student_view(), options), None)?;
             Ok(if report.all_passed() { EXIT_OK } else { EXIT_FAILED })
         }
         Command::Batch { root, assignment, out, jobs, partition, manual, force, cache_dir } => {
@@ -257,7 +310,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 manual,
                 force,
                 caps: crate::roster::ArchiveCaps::default(),
-                grade: GradeOptions { visible_only: false, cache, containment: level()? },
+                grade: GradeOptions { visible_only: false, cache, containment: level()?, only: Vec::new() },
             };
             let outcome = crate::batch::run_batch(&assignment, &root, &options).map_err(batch_error)?;
             let statuses: Vec<String> = outcome.statuses.iter().map(|(s, n)| format!("{n} {s}")).collect();
@@ -322,13 +375,22 @@ fn read_manual(
     }
 }
 
+/// How `grade` and `check` grade: the cases they select, the cache, the containment.
+fn grade_options(
+    visible_only: bool,
+    cache_dir: Option<PathBuf>,
+    containment: Containment,
+    selection: &Selection,
+) -> GradeOptions {
+    let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
+    GradeOptions { visible_only, cache, containment, only: selection.case_patterns.clone() }
+}
+
 fn grade_one(
     cases: &Path,
     assignment: &str,
     submission: &Path,
-    visible_only: bool,
-    cache_dir: Option<PathBuf>,
-    containment: Containment,
+    options: GradeOptions,
 ) -> anyhow::Result<Report> {
     let assignment = load::load_assignment(cases, assignment)?;
     if !submission.exists() {
@@ -351,8 +413,24 @@ fn grade_one(
         ))
         .into());
     }
-    let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
-    let options = GradeOptions { visible_only, cache, containment };
+    if !options.only.is_empty() {
+        let selected = assignment
+            .cases
+            .iter()
+            .filter(|c| !options.visible_only || c.visibility == load::Visibility::Visible)
+            .any(|c| options.only.iter().any(|p| p.matches(&c.id)));
+        if !selected {
+            let patterns: Vec<&str> = options.only.iter().map(|p| p.as_str()).collect();
+            return Err(UsageError(format!(
+                "no {}case of `{}` matches {} (`grader list -a {}` names them)",
+                if options.visible_only { "visible " } else { "" },
+                assignment.id,
+                patterns.join(", "),
+                assignment.id
+            ))
+            .into());
+        }
+    }
     Ok(grade::grade(&assignment, submission, &options)?)
 }
 

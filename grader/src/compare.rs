@@ -183,6 +183,13 @@ impl Forgiven {
             self.what, self.count, self.expected_line, self.expected
         )
     }
+
+    /// [`Forgiven::describe`] without the expected line: `missing line break (12 places, first at
+    /// expected line 34)`, for cases whose expected output students do not see.
+    pub fn describe_unquoted(&self) -> String {
+        let s = if self.count == 1 { "" } else { "s" };
+        format!("{} ({} place{s}, first at expected line {})", self.what, self.count, self.expected_line)
+    }
 }
 
 /// How partial credit was reached for an output that does not match.

@@ -6,8 +6,11 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
-use crate::load::{Assignment, Case, LoadError, Probe, Visibility};
-use crate::report::{BuildReport, BuildStatus, CaseReport, CaseStatus, HiddenCases, ProbeReport, Report};
+use crate::context;
+use crate::load::{Assignment, Case, CaseKind, LoadError, Probe, Visibility};
+use crate::report::{
+    BuildReport, BuildStatus, CaseReport, CaseStatus, HiddenCases, InputContext, ProbeReport, Report,
+};
 use crate::run::{self, Containment, RunRequest};
 use crate::score::{self, Verdict};
 
@@ -37,12 +40,14 @@ pub struct GradeOptions {
     pub cache: BuildCache,
     /// How compilers and programs are contained.
     pub containment: Containment,
+    /// Run only the cases whose id matches one of these patterns (`game/*`); none: every case.
+    pub only: Vec<glob::Pattern>,
 }
 
 impl GradeOptions {
     /// Every case, cached in `cache`, at the strongest containment this machine supports.
     pub fn new(cache: BuildCache) -> GradeOptions {
-        GradeOptions { visible_only: false, cache, containment: Containment::available() }
+        GradeOptions { visible_only: false, cache, containment: Containment::available(), only: Vec::new() }
     }
 }
 
@@ -107,6 +112,7 @@ pub fn grade_submission(
         .cases
         .iter()
         .filter(|c| !options.visible_only || c.visibility == Visibility::Visible)
+        .filter(|c| options.only.is_empty() || options.only.iter().any(|p| p.matches(&c.id)))
         .collect();
     let expectations = cases.iter().map(|c| read_expectation(c)).collect::<Result<Vec<_>, _>>()?;
 
@@ -158,8 +164,12 @@ pub fn grade_submission(
     let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
     let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed).collect();
     let (categories, pending, total, max_total) = score::tally(assignment, &cases, &earned, &points, &passed);
-    let not_run: Vec<&Case> =
-        assignment.cases.iter().filter(|c| !cases.iter().any(|k| k.id == c.id)).collect();
+    // What a self-check leaves out is the hidden cases; cases left out by `only` are the caller's choice.
+    let not_run: Vec<&Case> = assignment
+        .cases
+        .iter()
+        .filter(|c| c.visibility == Visibility::Hidden && !cases.iter().any(|k| k.id == c.id))
+        .collect();
     let hidden = (!not_run.is_empty()).then(|| HiddenCases {
         cases: not_run.len(),
         points: score::round(score::case_points(assignment, &not_run).iter().sum()),
@@ -179,6 +189,7 @@ pub fn grade_submission(
         title: assignment.title.clone(),
         submission: submission.path.display().to_string(),
         visible_only: options.visible_only,
+        only: options.only.iter().map(|p| p.as_str().to_owned()).collect(),
         containment: options.containment,
         score: total,
         max_score: max_total,
@@ -250,6 +261,7 @@ fn run_case(
         title: case.title.clone(),
         category: case.category.clone(),
         visibility: case.visibility,
+        disclosure: case.disclosure,
         kind: case.kind,
         status: CaseStatus::Error,
         signal: None,
@@ -266,6 +278,8 @@ fn run_case(
         divergence: None,
         diff: None,
         stderr: None,
+        input: None,
+        reproduce: None,
     };
     if !build.ok {
         report.status = CaseStatus::BuildError;
@@ -316,5 +330,57 @@ fn run_case(
         kept.push(&outcome.stderr);
         report.stderr = Some(String::from_utf8_lossy(&kept.into_bytes()).into_owned());
     }
+    if report.status != CaseStatus::Passed || report.score < max_score {
+        report.input = input_context(assignment, case, expected, report.divergence.as_ref());
+        report.reproduce = Some(reproduce_command(case, expected, &env, &build.run_argv));
+    }
     report
+}
+
+/// The case's input file and, at a first difference, the lines of it a correct program had read.
+fn input_context(
+    assignment: &Assignment,
+    case: &Case,
+    expected: &Expectation,
+    divergence: Option<&crate::compare::Divergence>,
+) -> Option<InputContext> {
+    let stdin_path = case.stdin_path();
+    if !stdin_path.is_file() {
+        return None;
+    }
+    // Named from the cases folder (`cases/trouble/...`): the same in a student pack and in the repository.
+    let root = assignment.dir.parent().and_then(Path::parent).unwrap_or(Path::new(""));
+    let path = stdin_path.strip_prefix(root).unwrap_or(&stdin_path).display().to_string();
+    let stdin = String::from_utf8_lossy(&expected.stdin);
+    let consumed = divergence.and_then(|d| match case.kind {
+        CaseKind::Transcript => reference::solution(&assignment.id).and_then(|solution| {
+            context::lines_read_by_reference(solution, &expected.stdin, &expected.stdout, d.expected_line)
+        }),
+        // A driver's transcript echoes each command it reads: the diff already shows them.
+        CaseKind::Unit => None,
+    });
+    let last = consumed.map(|n| context::last_lines(&stdin, n)).unwrap_or_default();
+    Some(InputContext { path, consumed, last })
+}
+
+/// A shell command that runs the case's program outside the sandbox, with the same environment and
+/// input, and diffs its output with the transcript.
+fn reproduce_command(
+    case: &Case,
+    expected: &Expectation,
+    env: &BTreeMap<String, String>,
+    argv: &[std::ffi::OsString],
+) -> String {
+    let quote = |text: &str| shlex::try_quote(text).map_or_else(|_| format!("{text:?}"), |q| q.into_owned());
+    let absolute =
+        |path: std::path::PathBuf| std::path::absolute(&path).unwrap_or(path).display().to_string();
+    let mut words = vec!["env".to_owned(), "-i".to_owned()];
+    words.extend(env.iter().map(|(k, v)| quote(&format!("{k}={v}"))));
+    words.extend(argv.iter().map(|a| quote(&a.to_string_lossy())));
+    let mut command = words.join(" ");
+    if !expected.stdin.is_empty() {
+        command.push_str(&format!(" < {}", quote(&absolute(case.stdin_path()))));
+    }
+    command.push_str(&format!(" | diff {} -", quote(&absolute(case.stdout_path()))));
+    command
 }

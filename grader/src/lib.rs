@@ -13,6 +13,7 @@ pub mod bless;
 pub mod build;
 pub mod cli;
 pub mod compare;
+pub mod context;
 pub mod grade;
 pub mod gradebook;
 pub mod load;

@@ -84,6 +84,20 @@ pub enum Visibility {
     Hidden,
 }
 
+/// How much of a visible case's failure students are shown (hidden cases: always only the verdict).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Disclosure {
+    /// The first difference with the expected line, the input so far and a diff.
+    #[default]
+    Diff,
+    /// The program's own output at the first difference, never the expected line: for cases whose
+    /// answer students should work out, not copy.
+    Output,
+    /// Passed or not, and the points.
+    Verdict,
+}
+
 /// How to build one kind of executable from a submission and how to run it.
 #[derive(Debug, Clone)]
 pub struct BuildRecipe {
@@ -141,6 +155,8 @@ pub struct Case {
     pub weight: f64,
     /// Shown to students or not.
     pub visibility: Visibility,
+    /// How much of a failure students see (`disclosure` in the case file).
+    pub disclosure: Disclosure,
     /// Whole program or one function through the driver.
     pub kind: CaseKind,
     /// Name of the build recipe whose executable runs this case.
@@ -319,6 +335,8 @@ struct CaseFile {
     weight: Option<Spanned<f64>>,
     #[serde(default)]
     visibility: Option<Visibility>,
+    #[serde(default)]
+    disclosure: Option<Disclosure>,
     #[serde(default)]
     kind: Option<CaseKind>,
     #[serde(default)]
@@ -577,6 +595,7 @@ fn load_case(
         category,
         weight,
         visibility: file.visibility.unwrap_or(Visibility::Visible),
+        disclosure: file.disclosure.unwrap_or_default(),
         kind: file.kind.unwrap_or(default_kind),
         build,
         compare,

@@ -6,10 +6,10 @@ mod text;
 use serde::{Deserialize, Serialize};
 
 pub use gradescope::{render_gradescope, render_gradescope_failure};
-pub use text::render_text;
+pub use text::{plain_first_difference, render_text, TextOptions, Verbosity};
 
 use crate::compare::{Divergence, Forgiven, Normalization, PartialCredit};
-use crate::load::{CaseKind, Visibility};
+use crate::load::{CaseKind, Disclosure, Visibility};
 use crate::run::{Containment, Limit};
 
 /// Everything a grading found: the single source of every output format.
@@ -25,6 +25,9 @@ pub struct Report {
     pub submission: String,
     /// Only the cases students see were run (a self-check).
     pub visible_only: bool,
+    /// Only the cases whose ids match these patterns were run (`--case`); empty: all of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub only: Vec<String>,
     /// How the compilers and programs were contained.
     pub containment: Containment,
     /// Points earned over the automated categories.
@@ -169,6 +172,9 @@ pub struct CaseReport {
     pub category: String,
     /// Whether students see it.
     pub visibility: Visibility,
+    /// How much of a failure students see.
+    #[serde(default)]
+    pub disclosure: Disclosure,
     /// Whole program or function-level.
     pub kind: CaseKind,
     /// What happened.
@@ -201,6 +207,90 @@ pub struct CaseReport {
     pub diff: Option<String>,
     /// The start of what the program wrote on standard error.
     pub stderr: Option<String>,
+    /// For a failure: the case's input file and the lines of it read before the first difference.
+    #[serde(default)]
+    pub input: Option<InputContext>,
+    /// For a failure: a shell command that runs the same program on the same input outside the
+    /// sandbox and diffs its output with the expected one (paths of the machine that graded).
+    #[serde(default)]
+    pub reproduce: Option<String>,
+}
+
+/// Where a failing case's input comes from, and what of it the program had been given when its output
+/// first differed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InputContext {
+    /// The `.stdin` file, relative to the cases folder (`trouble/game/capture.stdin`).
+    pub path: String,
+    /// Input lines read before the first difference (by a correct program), when known.
+    pub consumed: Option<usize>,
+    /// The last of those lines, with their 1-based line numbers in the input file.
+    pub last: Vec<(usize, String)>,
+}
+
+/// Hidden cases as students see them: `hidden-1`, `hidden-2`... in case order.
+pub const HIDDEN_CASE_TITLE: &str = "hidden case";
+
+impl Report {
+    /// The report students may read: hidden cases keep only their category, verdict and points
+    /// (their ids and titles say what they test), and visible cases show what their `disclosure` allows.
+    /// Every student-facing format renders this view, never the full report.
+    pub fn student_view(&self) -> Report {
+        let mut view = self.clone();
+        let mut hidden = 0;
+        for case in &mut view.cases {
+            let level = match case.visibility {
+                Visibility::Hidden => {
+                    hidden += 1;
+                    case.id = format!("hidden-{hidden}");
+                    case.title = HIDDEN_CASE_TITLE.to_owned();
+                    Disclosure::Verdict
+                }
+                Visibility::Visible => case.disclosure,
+            };
+            case.disclosure = level;
+            match level {
+                Disclosure::Diff => {}
+                Disclosure::Output => {
+                    // The diff and the forgiven differences quote expected lines.
+                    case.diff = None;
+                    if let Some(note) = &mut case.note {
+                        for forgiven in &case.forgiven {
+                            *note = note.replace(&forgiven.describe(), &forgiven.describe_unquoted());
+                        }
+                    }
+                    case.forgiven.clear();
+                    if let Some(d) = &mut case.divergence {
+                        d.expected = None;
+                    }
+                    case.reproduce = None;
+                }
+                Disclosure::Verdict => {
+                    case.note = None;
+                    case.divergence = None;
+                    case.diff = None;
+                    case.forgiven.clear();
+                    case.partial = None;
+                    case.stderr = None;
+                    case.input = None;
+                    case.reproduce = None;
+                }
+            }
+        }
+        view
+    }
+}
+
+/// A Markdown fenced code block holding `text`, with a fence longer than any run of backticks in it.
+pub fn markdown_fence(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest.max(2) + 1);
+    format!("{fence}text\n{}\n{fence}\n", text.trim_end())
 }
 
 /// The JSON form of a report (pretty-printed, newline-terminated).
@@ -208,4 +298,119 @@ pub fn render_json(report: &Report) -> String {
     let mut json = serde_json::to_string_pretty(report).expect("a report always serialises");
     json.push('\n');
     json
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::Forgiven;
+
+    fn failing_case(id: &str, visibility: Visibility, disclosure: Disclosure) -> CaseReport {
+        let forgiven = Forgiven {
+            what: "missing space".into(),
+            count: 2,
+            expected_line: 3,
+            expected: "SECRET LINE".into(),
+        };
+        CaseReport {
+            id: id.into(),
+            title: format!("{id} checks SECRET TITLE"),
+            category: "moves".into(),
+            visibility,
+            disclosure,
+            kind: CaseKind::Transcript,
+            status: CaseStatus::Failed,
+            signal: None,
+            limit: None,
+            score: 1.0,
+            max_score: 2.0,
+            leniency: Vec::new(),
+            note: Some(format!("presentation error: {}", forgiven.describe())),
+            forgiven: vec![forgiven],
+            partial: None,
+            time_ms: Some(3),
+            cpu_ms: Some(1),
+            peak_memory_kb: Some(100),
+            divergence: Some(Divergence {
+                line: 3,
+                expected_line: 3,
+                expected: Some("SECRET LINE".into()),
+                actual: Some("mine".into()),
+            }),
+            diff: Some("-SECRET LINE\n+mine\n".into()),
+            stderr: Some("debug".into()),
+            input: Some(InputContext {
+                path: "cases/a/b.stdin".into(),
+                consumed: Some(1),
+                last: vec![(1, "x".into())],
+            }),
+            reproduce: Some("env -i prog".into()),
+        }
+    }
+
+    fn report(cases: Vec<CaseReport>) -> Report {
+        Report {
+            grader_version: "0".into(),
+            assignment: "a".into(),
+            title: "A".into(),
+            submission: "s".into(),
+            visible_only: false,
+            only: Vec::new(),
+            containment: Containment::Full,
+            score: 0.0,
+            max_score: 0.0,
+            hidden: None,
+            pending: Vec::new(),
+            builds: Vec::new(),
+            probe: None,
+            categories: Vec::new(),
+            cases,
+        }
+    }
+
+    #[test]
+    fn students_see_of_a_hidden_case_only_its_category_verdict_and_points() {
+        let full = report(vec![
+            failing_case("visible", Visibility::Visible, Disclosure::Diff),
+            failing_case("captures/secret", Visibility::Hidden, Disclosure::Diff),
+        ]);
+        let view = full.student_view();
+        assert_eq!(view.cases[0], full.cases[0]);
+        let hidden = &view.cases[1];
+        assert_eq!((hidden.id.as_str(), hidden.title.as_str()), ("hidden-1", HIDDEN_CASE_TITLE));
+        assert_eq!((hidden.status, hidden.score, hidden.max_score), (CaseStatus::Failed, 1.0, 2.0));
+        let json = render_json(&Report { cases: vec![hidden.clone()], ..view.clone() });
+        assert!(!json.contains("SECRET") && !json.contains("captures/secret"), "{json}");
+    }
+
+    #[test]
+    fn an_output_only_case_never_shows_an_expected_line() {
+        let view = report(vec![failing_case("v", Visibility::Visible, Disclosure::Output)]).student_view();
+        let json = render_json(&view);
+        assert!(!json.contains("SECRET LINE"), "{json}");
+        let case = &view.cases[0];
+        assert_eq!(case.divergence.as_ref().unwrap().actual.as_deref(), Some("mine"));
+        assert_eq!(
+            case.note.as_deref(),
+            Some("presentation error: missing space (2 places, first at expected line 3)")
+        );
+        assert!(case.input.is_some());
+    }
+
+    #[test]
+    fn a_verdict_only_case_keeps_its_status_and_points() {
+        let view = report(vec![failing_case("v", Visibility::Visible, Disclosure::Verdict)]).student_view();
+        let case = &view.cases[0];
+        assert_eq!((case.id.as_str(), case.status, case.score), ("v", CaseStatus::Failed, 1.0));
+        assert!(
+            case.note.is_none() && case.divergence.is_none() && case.diff.is_none() && case.input.is_none()
+        );
+        assert!(case.stderr.is_none() && case.reproduce.is_none());
+    }
+
+    #[test]
+    fn a_fence_is_longer_than_any_backtick_run_inside() {
+        assert_eq!(markdown_fence("a ````` b"), "``````text\na ````` b\n``````\n");
+        assert_eq!(markdown_fence("plain\n"), "```text\nplain\n```\n");
+    }
 }

@@ -231,6 +231,7 @@ mod tests {
             category: "cat".into(),
             weight: 1.0,
             visibility: Visibility::Visible,
+            disclosure: crate::load::Disclosure::Diff,
             kind: CaseKind::Transcript,
             build: "program".into(),
             compare: CompareSpec {

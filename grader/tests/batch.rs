@@ -200,11 +200,15 @@ fn feedback_shows_hidden_cases_by_verdict_only() {
         for id in &hidden {
             assert!(!feedback.contains(id), "{student}'s feedback names the hidden case {id}");
         }
-        assert!(feedback.contains("hidden case ("), "{feedback}");
     }
     let feedback = read(&out.join("students/bug-checkwin-zero/feedback.md"));
     assert!(feedback.contains("✘ `checkWin/"), "{feedback}");
+    assert!(feedback.contains("✘ hidden case in checkWin (0.00 / "), "{feedback}");
     assert!(feedback.contains("first difference at line"), "{feedback}");
+    assert!(feedback.contains("run it again: grader check -a trouble --case checkWin/"), "{feedback}");
+    // Passing cases are counted, not listed.
+    let feedback = read(&out.join("students/correct/feedback.md"));
+    assert!(feedback.contains("## Cases: 52 of 52 passed") && !feedback.contains('✘'), "{feedback}");
 }
 
 #[test]

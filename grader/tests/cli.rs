@@ -291,9 +291,9 @@ fn gradescope_results_have_its_shape_hide_hidden_cases_and_exist_even_when_gradi
         let shown = format!("{}{}", test["name"], test["output"]);
         assert!(!hidden.iter().any(|id| shown.contains(id)), "a hidden case named: {test}");
     }
-    assert!(tests
-        .iter()
-        .any(|t| t["status"] == "failed" && t["output"].as_str().unwrap().contains("First difference")));
+    assert!(tests.iter().any(
+        |t| t["status"] == "failed" && t["output"].as_str().unwrap().contains("first difference at line")
+    ));
 
     let file = cache.path().join("results.json");
     let failed = grader(

@@ -132,3 +132,32 @@ fn a_missing_assignment_lists_the_known_ones() {
     let err = load_assignment(&root, "monopoly").unwrap_err();
     assert!(err.to_string().contains("trouble"), "{err}");
 }
+
+#[test]
+fn a_case_says_how_much_of_its_failure_students_see() {
+    let a = load_with(
+        ASSIGNMENT,
+        &[
+            ("basics/open.toml", "title = \"open\"\n"),
+            ("basics/open.stdout", "hi\n"),
+            ("basics/closed.toml", "title = \"closed\"\ndisclosure = \"output\"\n"),
+            ("basics/closed.stdout", "hi\n"),
+        ],
+    )
+    .unwrap();
+    let disclosure = |id: &str| a.cases.iter().find(|c| c.id.ends_with(id)).unwrap().disclosure;
+    assert_eq!(disclosure("open"), grader::load::Disclosure::Diff);
+    assert_eq!(disclosure("closed"), grader::load::Disclosure::Output);
+
+    let err = load_with(
+        ASSIGNMENT,
+        &[
+            ("basics/bad.toml", "title = \"bad\"\n\ndisclosure = \"everything\"\n"),
+            ("basics/bad.stdout", "hi\n"),
+        ],
+    )
+    .unwrap_err();
+    let (file, line, message) = invalid(err);
+    assert_eq!((file.as_str(), line), ("bad.toml", Some(3)));
+    assert!(message.contains("diff") && message.contains("verdict"), "{message}");
+}

@@ -16,12 +16,7 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
-/// A fenced block whose fence no line of `text` can close.
-fn fenced(text: &str) -> String {
-    let longest = text.lines().map(|l| l.len() - l.trim_start_matches('`').len()).max().unwrap_or(0);
-    let fence = "`".repeat(longest.max(2) + 1);
-    format!("{fence}text\n{}\n{fence}\n", text.trim_end())
-}
+use crate::report::markdown_fence as fenced;
 
 fn verdict(status: CaseStatus) -> &'static str {
     match status {
@@ -74,6 +69,7 @@ pub fn render_ungraded_feedback(title: &str, record: &Record, columns: &[Column]
 
 /// Renders a student's feedback from their report and record (the record carries the hand grades).
 pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> String {
+    let report = &report.student_view();
     let mut out = points_table(&report.title, record, columns);
     for build in &report.builds {
         if build.status == BuildStatus::Error || !build.log.trim().is_empty() {
@@ -99,50 +95,41 @@ pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> 
         report.cases.iter().filter(|c| c.status != CaseStatus::Passed || c.score < c.max_score).collect();
     let _ =
         writeln!(out, "## Cases: {} of {} passed\n", report.cases.len() - failing.len(), report.cases.len());
-    for case in &report.cases {
-        let passed = case.status == CaseStatus::Passed && case.score >= case.max_score;
-        let mark = if passed { "✔" } else { "✘" };
+    // Passing cases are counted per category, not listed: what a student reads is what to fix.
+    for category in &report.categories {
+        let of: Vec<_> = report.cases.iter().filter(|c| c.category == category.id).collect();
+        let passed = of.iter().filter(|c| c.status == CaseStatus::Passed && c.score >= c.max_score).count();
+        let _ = writeln!(out, "- {}: {passed} of {} cases passed", cell(&category.title), of.len());
+    }
+    if !failing.is_empty() {
+        out.push_str("\n### What to look at\n\n");
+    }
+    for case in failing {
         if case.visibility == Visibility::Hidden {
             let _ = writeln!(
                 out,
-                "- {mark} hidden case ({:.2} / {:.2}): {}",
+                "- ✘ hidden case in {} ({:.2} / {:.2}): {}",
+                cell(&case.category),
                 case.score,
                 case.max_score,
-                if passed { "passed" } else { "not passed" }
+                verdict(case.status)
             );
             continue;
         }
         let _ = writeln!(
             out,
-            "- {mark} `{}` {} ({:.2} / {:.2}): {}",
+            "- ✘ `{}` {} ({:.2} / {:.2}): {}",
             case.id,
             cell(&case.title),
             case.score,
             case.max_score,
             verdict(case.status)
         );
-        if passed {
-            continue;
-        }
         if let Some(note) = &case.note {
             let _ = writeln!(out, "  - {}", cell(note));
         }
-        if let Some(d) = &case.divergence {
-            let expected = d
-                .expected
-                .as_deref()
-                .map_or_else(|| "(the expected output had ended)".to_owned(), |l| format!("{l:?}"));
-            let actual = d
-                .actual
-                .as_deref()
-                .map_or_else(|| "(your output had ended)".to_owned(), |l| format!("{l:?}"));
-            let _ = writeln!(out, "  - first difference at line {} of your output:", d.line);
-            out.push_str(
-                &fenced(&format!("expected: {expected}\nyours:    {actual}"))
-                    .lines()
-                    .map(|l| format!("    {l}\n"))
-                    .collect::<String>(),
-            );
+        if let Some(block) = crate::report::plain_first_difference(case, &report.assignment) {
+            out.push_str(&fenced(&block).lines().map(|l| format!("    {l}\n")).collect::<String>());
         }
     }
     out

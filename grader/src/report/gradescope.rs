@@ -38,28 +38,21 @@ fn passed(case: &CaseReport) -> bool {
 }
 
 /// A visible case's output: what happened and where the output first differs.
-fn case_output(case: &CaseReport) -> String {
+fn case_output(case: &CaseReport, assignment: &str) -> String {
     let mut out = String::new();
     if let Some(note) = &case.note {
         out.push_str(note);
         out.push_str("\n\n");
     }
-    if let Some(d) = &case.divergence {
-        let shown = |line: &Option<String>| {
-            line.as_deref().map_or("(end of output)".to_owned(), |l| format!("{l:?}"))
-        };
-        out.push_str(&format!(
-            "First difference at line {} of your output:\n\n```text\nexpected: {}\nyours:    {}\n```\n",
-            d.line,
-            shown(&d.expected),
-            shown(&d.actual)
-        ));
+    if let Some(block) = super::plain_first_difference(case, assignment) {
+        out.push_str(&super::markdown_fence(&block));
     }
     out
 }
 
 /// Renders `results.json` for a grading.
 pub fn render_gradescope(report: &Report) -> String {
+    let report = &report.student_view();
     let tests = report
         .cases
         .iter()
@@ -76,7 +69,11 @@ pub fn render_gradescope(report: &Report) -> String {
                 score: case.score,
                 max_score: case.max_score,
                 status: if passed(case) { "passed" } else { "failed" },
-                output: if hidden || passed(case) { String::new() } else { case_output(case) },
+                output: if hidden || passed(case) {
+                    String::new()
+                } else {
+                    case_output(case, &report.assignment)
+                },
                 output_format: "md",
                 tags: vec![case.category.clone()],
                 visibility: "visible",

@@ -19,10 +19,41 @@ const MAX_WARNING_LINES: usize = 12;
 /// Failing cases whose diff is printed: the first ones are what a student fixes first.
 const MAX_DIFFS: usize = 3;
 
-/// Renders a report for people; `diffs` adds the unified diff of the first failing cases.
-pub fn render_text(report: &Report, diffs: bool) -> String {
+/// How much a text report says.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Verbosity {
+    /// The score, and one line per failing case.
+    Quiet,
+    /// Builds, categories, and what went wrong where.
+    #[default]
+    Normal,
+    /// Also every passing case with its time and memory, whole compiler logs, and how to reproduce each
+    /// failure.
+    Verbose,
+}
+
+/// What a text report includes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TextOptions {
+    /// The unified diff of the first failing cases, and a command reproducing each failure (a
+    /// self-check: the student runs it on the machine that graded).
+    pub diffs: bool,
+    /// How much is said.
+    pub verbosity: Verbosity,
+}
+
+/// Renders a report for people.
+pub fn render_text(report: &Report, options: TextOptions) -> String {
+    if options.verbosity == Verbosity::Quiet {
+        return render_quiet(report);
+    }
+    let verbose = options.verbosity == Verbosity::Verbose;
+    let diffs = options.diffs;
     let mut out = String::new();
-    let scope = if report.visible_only { " (visible cases only)" } else { "" };
+    let mut scope = if report.visible_only { " (visible cases only)".to_owned() } else { String::new() };
+    if !report.only.is_empty() {
+        scope.push_str(&format!(" (only the cases matching {})", report.only.join(", ")));
+    }
     let _ = writeln!(out, "{BOLD}{}{BOLD:#} — {}{scope}", report.title, report.submission);
     // Only a weaker sandbox is worth a line: the JSON report always names the level.
     if report.containment != crate::run::Containment::Full {
@@ -50,6 +81,7 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
         // cut short: they are advice, not the grade.
         let shown = match build.status {
             BuildStatus::Error => usize::MAX,
+            BuildStatus::Ok if verbose => usize::MAX,
             BuildStatus::Ok => MAX_WARNING_LINES,
         };
         let (lines, missing) = linker_view(&build.log);
@@ -129,7 +161,10 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
     }
     let with_diff = if diffs { MAX_DIFFS } else { 0 };
     for (i, case) in failing.iter().enumerate() {
-        render_case(&mut out, case, i < with_diff);
+        render_case(&mut out, case, i < with_diff, diffs || verbose);
+    }
+    if verbose {
+        render_passed(&mut out, report);
     }
     if failing.iter().filter(|c| c.diff.is_some()).count() > with_diff && diffs {
         let _ = writeln!(
@@ -140,12 +175,14 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
 
     let pending: f64 = report.pending.iter().map(|p| p.points).sum();
     let style = score_style(report.score, report.max_score);
-    if report.visible_only {
+    if report.visible_only || !report.only.is_empty() {
         // A self-check never claims a grade: it says what it ran and what it left out.
         let _ = write!(
             out,
-            "\n{BOLD}Visible cases:{BOLD:#} {style}{:.2}{style:#} / {:.2} points",
-            report.score, report.max_score
+            "\n{BOLD}{}:{BOLD:#} {style}{:.2}{style:#} / {:.2} points",
+            if report.only.is_empty() { "Visible cases" } else { "Selected cases" },
+            report.score,
+            report.max_score
         );
         let mut left_out = Vec::new();
         if let Some(hidden) = &report.hidden {
@@ -159,7 +196,9 @@ pub fn render_text(report: &Report, diffs: bool) -> String {
         if pending > 0.0 {
             left_out.push(format!("{pending:.0} points graded by hand"));
         }
-        if !left_out.is_empty() {
+        if !report.only.is_empty() {
+            let _ = write!(out, "\n{DIM}This is not a grade: only the cases selected by --case ran.{DIM:#}");
+        } else if !left_out.is_empty() {
             let _ = write!(
                 out,
                 "\n{DIM}This is not your grade: {} are graded only by your instructor.{DIM:#}",
@@ -212,8 +251,9 @@ fn score_style(score: f64, max: f64) -> Style {
     }
 }
 
-fn render_case(out: &mut String, case: &CaseReport, diffs: bool) {
-    let (style, word) = match case.status {
+fn status_word(case: &CaseReport) -> (Style, &'static str) {
+    match case.status {
+        CaseStatus::Passed if case.score >= case.max_score => (PASS, "PASS"),
         CaseStatus::Passed => (PARTIAL, "PART"),
         CaseStatus::Failed => (FAIL, "FAIL"),
         CaseStatus::Timeout => (FAIL, "TIME"),
@@ -222,7 +262,62 @@ fn render_case(out: &mut String, case: &CaseReport, diffs: bool) {
         CaseStatus::BuildError => (FAIL, "BILD"),
         CaseStatus::LimitExceeded => (FAIL, "LIMT"),
         CaseStatus::Error => (FAIL, "ERR "),
-    };
+    }
+}
+
+/// `--quiet`: one line per case that lost points, then the score.
+fn render_quiet(report: &Report) -> String {
+    let mut out = String::new();
+    for case in report.cases.iter().filter(|c| c.score < c.max_score || c.status != CaseStatus::Passed) {
+        let (style, word) = status_word(case);
+        let _ =
+            writeln!(out, "{style}{word}{style:#} {} ({:.2} / {:.2})", case.id, case.score, case.max_score);
+    }
+    let style = score_style(report.score, report.max_score);
+    let what = if report.visible_only { "Visible cases" } else { "Score" };
+    let _ =
+        writeln!(out, "{BOLD}{what}:{BOLD:#} {style}{:.2}{style:#} / {:.2}", report.score, report.max_score);
+    out
+}
+
+/// `--verbose`: the passing cases too, with what each run cost.
+fn render_passed(out: &mut String, report: &Report) {
+    let passed: Vec<&CaseReport> =
+        report.cases.iter().filter(|c| c.status == CaseStatus::Passed && c.score >= c.max_score).collect();
+    if passed.is_empty() {
+        return;
+    }
+    let width = passed.iter().map(|c| c.id.len()).max().unwrap_or(0);
+    out.push('\n');
+    for case in passed {
+        let (style, word) = status_word(case);
+        let _ = writeln!(
+            out,
+            "{style}{word}{style:#} {:<width$}  {DIM}{:>6.2} pts  {}{DIM:#}",
+            case.id,
+            case.max_score,
+            run_cost(case)
+        );
+    }
+}
+
+/// `12 ms, 3 ms CPU, 1.2 MiB`: what a run took, as far as it is known.
+fn run_cost(case: &CaseReport) -> String {
+    let mut parts = Vec::new();
+    if let Some(ms) = case.time_ms {
+        parts.push(format!("{ms} ms"));
+    }
+    if let Some(ms) = case.cpu_ms {
+        parts.push(format!("{ms} ms CPU"));
+    }
+    if let Some(kb) = case.peak_memory_kb.filter(|&kb| kb > 0) {
+        parts.push(format!("{:.1} MiB", kb as f64 / 1024.0));
+    }
+    parts.join(", ")
+}
+
+fn render_case(out: &mut String, case: &CaseReport, diffs: bool, reproduce: bool) {
+    let (style, word) = status_word(case);
     let _ = writeln!(
         out,
         "{style}{word}{style:#} {} {DIM}({:.2} / {:.2}){DIM:#}  {}",
@@ -232,17 +327,38 @@ fn render_case(out: &mut String, case: &CaseReport, diffs: bool) {
         let _ = writeln!(out, "     {note}");
     }
     if let Some(d) = &case.divergence {
-        let shown = |line: &Option<String>| match line {
-            Some(l) => format!("{l:?}"),
-            None => "(end of output)".to_owned(),
-        };
         let _ = writeln!(
             out,
-            "     first difference at line {} of the output (line {} of the expected transcript):",
+            "     first difference at line {} of the output (line {} of the expected output):",
             d.line, d.expected_line
         );
-        let _ = writeln!(out, "       expected: {}", shown(&d.expected));
-        let _ = writeln!(out, "       actual:   {}", shown(&d.actual));
+        let expected_hidden = case.disclosure == crate::load::Disclosure::Output;
+        let lines = LinePair::new(d.expected.as_deref(), d.actual.as_deref());
+        let expected = if expected_hidden { "(not shown for this case)".to_owned() } else { lines.expected };
+        let _ = writeln!(out, "       expected: {expected}");
+        let _ = writeln!(out, "       actual:   {}", lines.actual);
+        if let (false, Some(column), Some(what)) = (expected_hidden, lines.marker, lines.what) {
+            let _ = writeln!(out, "                 {}{FAIL}^{FAIL:#} {what}", " ".repeat(column));
+        }
+    }
+    if let Some(input) = &case.input {
+        match input.consumed {
+            Some(0) => {
+                let _ = writeln!(out, "     input: {} (nothing read yet)", input.path);
+            }
+            Some(n) => {
+                let s = if n == 1 { "" } else { "s" };
+                let _ =
+                    writeln!(out, "     input: {} ({n} line{s} read by then; the last ones:)", input.path);
+                let width = input.last.last().map_or(1, |(n, _)| n.to_string().len());
+                for (n, line) in &input.last {
+                    let _ = writeln!(out, "       {DIM}{n:>width$} |{DIM:#} {}", visible(line, false).text);
+                }
+            }
+            None => {
+                let _ = writeln!(out, "     input: {}", input.path);
+            }
+        }
     }
     if diffs {
         if let Some(diff) = &case.diff {
@@ -259,5 +375,188 @@ fn render_case(out: &mut String, case: &CaseReport, diffs: bool) {
     }
     if let Some(stderr) = &case.stderr {
         let _ = writeln!(out, "     stderr: {}", stderr.lines().next().unwrap_or(""));
+    }
+    if let (true, Some(command)) = (reproduce, &case.reproduce) {
+        let _ = writeln!(out, "     reproduce: {command}");
+    }
+}
+
+/// A failing case's first difference as plain lines for a student (inside a Markdown code block):
+/// the two lines one above the other with the difference marked, the input read by then, and the
+/// command that runs the case again. `None` when there is nothing to show.
+pub fn plain_first_difference(case: &CaseReport, assignment: &str) -> Option<String> {
+    let mut out = String::new();
+    if let Some(d) = &case.divergence {
+        let _ = writeln!(
+            out,
+            "first difference at line {} of your output (line {} of the expected output):",
+            d.line, d.expected_line
+        );
+        let lines = LinePair::new(d.expected.as_deref(), d.actual.as_deref());
+        if case.disclosure == crate::load::Disclosure::Output {
+            let _ = writeln!(out, "  yours:    {}", lines.actual);
+            let _ = writeln!(out, "  (the expected output of this case is not shown)");
+        } else {
+            let _ = writeln!(out, "  expected: {}", lines.expected);
+            let _ = writeln!(out, "  yours:    {}", lines.actual);
+            if let (Some(column), Some(what)) = (lines.marker, lines.what) {
+                let _ = writeln!(out, "            {}^ {what}", " ".repeat(column));
+            }
+        }
+    }
+    if let Some(input) = &case.input {
+        match input.consumed {
+            Some(n) if n > 0 => {
+                let s = if n == 1 { "" } else { "s" };
+                let _ = writeln!(out, "input: {} ({n} line{s} read by then; the last ones:)", input.path);
+                let width = input.last.last().map_or(1, |(n, _)| n.to_string().len());
+                for (n, line) in &input.last {
+                    let _ = writeln!(out, "  {n:>width$} | {}", visible(line, false).text);
+                }
+            }
+            _ => {
+                let _ = writeln!(out, "input: {}", input.path);
+            }
+        }
+        let _ = writeln!(out, "run it again: grader check -a {assignment} --case {} .", case.id);
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// An expected and an actual line as shown one above the other: quoted, control characters escaped,
+/// whitespace made visible when whitespace is the difference, and a marker under the first difference.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct LinePair {
+    pub(crate) expected: String,
+    pub(crate) actual: String,
+    /// Column (within the shown actual line) of the first differing character.
+    pub(crate) marker: Option<usize>,
+    /// What differs there, in words.
+    pub(crate) what: Option<&'static str>,
+}
+
+impl LinePair {
+    pub(crate) fn new(expected: Option<&str>, actual: Option<&str>) -> LinePair {
+        let (Some(expected), Some(actual)) = (expected, actual) else {
+            let end = |line: Option<&str>, what: &str| {
+                line.map_or_else(|| what.to_owned(), |l| visible(l, false).text)
+            };
+            return LinePair {
+                expected: end(expected, "(end of the expected output)"),
+                actual: end(actual, "(end of output)"),
+                marker: None,
+                what: None,
+            };
+        };
+        let e: Vec<char> = expected.chars().collect();
+        let a: Vec<char> = actual.chars().collect();
+        let first = e.iter().zip(&a).position(|(x, y)| x != y).unwrap_or(e.len().min(a.len()));
+        let what = match (e.get(first), a.get(first)) {
+            (Some(x), Some(y)) if x.is_whitespace() && y.is_whitespace() => {
+                Some("different whitespace (tab or space)")
+            }
+            (Some(x), Some(y)) if x.to_lowercase().eq(y.to_lowercase()) => Some("letter case"),
+            (Some(x), Some(_)) if x.is_whitespace() => Some("missing whitespace"),
+            (Some(_), Some(y)) if y.is_whitespace() => Some("extra whitespace"),
+            (Some(_), Some(_)) => Some("differs from here"),
+            (None, Some(_)) if a[first..].iter().all(|c| c.is_whitespace()) => Some("trailing whitespace"),
+            (None, Some(_)) => Some("extra text at the end of the line"),
+            (Some(_), None) if e[first..].iter().all(|c| c.is_whitespace()) => {
+                Some("missing trailing whitespace")
+            }
+            (Some(_), None) => Some("the line ends early"),
+            (None, None) => None,
+        };
+        // Whitespace is drawn only when it is what differs: otherwise the lines read as they print.
+        let squash = |line: &str| line.split_whitespace().collect::<Vec<_>>().join(" ");
+        let show_whitespace = squash(expected) == squash(actual)
+            || e.get(first).is_some_and(|c| c.is_whitespace())
+            || a.get(first).is_some_and(|c| c.is_whitespace());
+        let shown_expected = visible(expected, show_whitespace);
+        let shown_actual = visible(actual, show_whitespace);
+        let marker = what.map(|_| shown_actual.columns.get(first).copied().unwrap_or(shown_actual.width));
+        LinePair { expected: shown_expected.text, actual: shown_actual.text, marker, what }
+    }
+}
+
+/// A line as shown between quotes, and where each of its characters starts.
+pub(crate) struct Visible {
+    pub(crate) text: String,
+    /// Column of each character of the line within `text`.
+    columns: Vec<usize>,
+    /// Column just past the last character.
+    width: usize,
+}
+
+/// Quotes a line, escaping control characters (`\t`, `\u{1b}`), and with `whitespace` draws spaces as
+/// `·` and tabs as `→` so that they can be told apart.
+pub(crate) fn visible(line: &str, whitespace: bool) -> Visible {
+    let mut text = String::from("\"");
+    let mut columns = Vec::with_capacity(line.len());
+    let mut width = 1;
+    for c in line.chars() {
+        columns.push(width);
+        let shown: String = match c {
+            ' ' if whitespace => "·".to_owned(),
+            '\t' if whitespace => "→".to_owned(),
+            c if c.is_control() => c.escape_debug().to_string(),
+            c => c.to_string(),
+        };
+        width += shown.chars().count();
+        text.push_str(&shown);
+    }
+    text.push('"');
+    Visible { text, columns, width }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_doubled_space_is_drawn_and_marked() {
+        let pair = LinePair::new(Some("Red moves 3"), Some("Red moves  3"));
+        assert_eq!(pair.expected, "\"Red·moves·3\"");
+        assert_eq!(pair.actual, "\"Red·moves··3\"");
+        assert_eq!(pair.marker, Some(11));
+        assert_eq!(pair.what, Some("extra whitespace"));
+    }
+
+    #[test]
+    fn a_tab_for_a_space_is_named() {
+        let pair = LinePair::new(Some("a b"), Some("a\tb"));
+        assert_eq!(pair.actual, "\"a→b\"");
+        assert_eq!(pair.what, Some("different whitespace (tab or space)"));
+        assert_eq!(pair.marker, Some(2));
+    }
+
+    #[test]
+    fn trailing_whitespace_is_visible() {
+        let pair = LinePair::new(Some("end"), Some("end  "));
+        assert_eq!(pair.actual, "\"end··\"");
+        assert_eq!((pair.marker, pair.what), (Some(4), Some("trailing whitespace")));
+    }
+
+    #[test]
+    fn words_that_differ_keep_their_spaces_plain() {
+        let pair = LinePair::new(Some("Red wins"), Some("Blue wins"));
+        assert_eq!(pair.actual, "\"Blue wins\"");
+        assert_eq!((pair.marker, pair.what), (Some(1), Some("differs from here")));
+        let pair = LinePair::new(Some("red wins"), Some("Red wins"));
+        assert_eq!(pair.what, Some("letter case"));
+    }
+
+    #[test]
+    fn a_missing_line_is_the_end_of_output() {
+        let pair = LinePair::new(Some("Board:"), None);
+        assert_eq!((pair.expected.as_str(), pair.actual.as_str()), ("\"Board:\"", "(end of output)"));
+        assert_eq!(pair.marker, None);
+    }
+
+    #[test]
+    fn control_characters_are_escaped_and_columns_follow() {
+        let pair = LinePair::new(Some("\u{1b}[1mX"), Some("\u{1b}[1mY"));
+        assert_eq!(pair.actual, "\"\\u{1b}[1mY\"");
+        assert_eq!(pair.marker, Some(10));
     }
 }

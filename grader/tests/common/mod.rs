@@ -58,7 +58,7 @@ pub fn losing(report: &Report) -> BTreeSet<&str> {
 
 /// The text report without colour.
 pub fn plain_text(report: &Report) -> String {
-    anstream::adapter::strip_str(&render_text(report, false)).to_string()
+    anstream::adapter::strip_str(&render_text(report, grader::report::TextOptions::default())).to_string()
 }
 
 /// Names of the `bug-*` folders of an assignment's fixtures.
