@@ -130,6 +130,27 @@ enum Command {
         #[arg(long, value_name = "CSV")]
         manual: Option<PathBuf>,
     },
+    /// Render a JSON report (from `grade --format json`, or a batch's `students/<id>/report.json`) in
+    /// another format, without grading again.
+    Render {
+        /// The JSON report.
+        report: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Write here instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Render only what a student may see (as `grade --student-view`).
+        #[arg(long)]
+        student_view: bool,
+        /// How much the text format says.
+        #[arg(long, short, conflicts_with = "verbose")]
+        quiet: bool,
+        /// Also the passing cases, whole compiler logs and reproduce commands (text format).
+        #[arg(long, short)]
+        verbose: bool,
+    },
     /// Regenerate the `.stdin`/`.stdout` sidecars of scenario cases from the reference.
     Bless {
         /// Only this assignment (default: all).
@@ -275,16 +296,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 }
                 (Err(e), _) => return Err(e),
             };
-            let shown = if student_view { report.student_view() } else { report.clone() };
-            let text = match format {
-                Format::Text => report::render_text(
-                    &shown,
-                    TextOptions { diffs: false, verbosity: selection.verbosity() },
-                ),
-                Format::Json => report::render_json(&shown),
-                Format::Gradescope => report::render_gradescope(&report),
-            };
-            emit(&text, output.as_deref())?;
+            emit(&render(&report, format, student_view, selection.verbosity()), output.as_deref())?;
             let below = fail_under.is_some_and(|p| report.score < report.max_score * p / 100.0);
             Ok(if below { EXIT_FAILED } else { EXIT_OK })
         }
@@ -346,8 +358,32 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             }
             Ok(EXIT_OK)
         }
+        Command::Render { report, format, output, student_view, quiet, verbose } => {
+            let text = std::fs::read_to_string(&report)
+                .with_context(|| format!("cannot read the report {}", report.display()))?;
+            let parsed: Report = serde_json::from_str(&text).map_err(|e| {
+                UsageError(format!(
+                    "{}:{}: not a report of this grader ({e}); reports come from `grader grade --format json`",
+                    report.display(),
+                    e.line()
+                ))
+            })?;
+            let verbosity = Selection { case_patterns: Vec::new(), quiet, verbose }.verbosity();
+            emit(&render(&parsed, format, student_view, verbosity), output.as_deref())?;
+            Ok(EXIT_OK)
+        }
         Command::Bless { assignment, check } => bless(&cases, assignment.as_deref(), check),
         Command::List { assignment } => list(&cases, assignment.as_deref()),
+    }
+}
+
+/// A report in `format`; the student-facing formats (gradescope) always render the student view.
+fn render(report: &Report, format: Format, student_view: bool, verbosity: Verbosity) -> String {
+    let shown = if student_view { report.student_view() } else { report.clone() };
+    match format {
+        Format::Text => report::render_text(&shown, TextOptions { diffs: false, verbosity }),
+        Format::Json => report::render_json(&shown),
+        Format::Gradescope => report::render_gradescope(report),
     }
 }
 

@@ -69,7 +69,13 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
             BuildStatus::Error => (FAIL, "error"),
         };
         let cached = if build.cached { " (cached)" } else { "" };
-        let _ = writeln!(out, "build {}: {style}{word}{style:#}{cached}", build.recipe);
+        let warnings = build.log.lines().filter(|l| l.contains(": warning: ")).count();
+        let warnings = match (build.status, warnings) {
+            (BuildStatus::Ok, 1) => ", 1 warning".to_owned(),
+            (BuildStatus::Ok, n) if n > 1 => format!(", {n} warnings"),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "build {}: {style}{word}{style:#}{warnings}{cached}", build.recipe);
         // Recipes that compile the same student files fail with the same messages: print them once.
         if let Some(earlier) = report.builds.iter().take_while(|b| b.recipe != build.recipe).find(|b| {
             b.status == BuildStatus::Error && build.status == BuildStatus::Error && b.log == build.log
@@ -98,10 +104,14 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
             );
         }
         for line in lines.iter().take(shown) {
-            let _ = writeln!(out, "    {line}");
+            let _ = writeln!(out, "    {}", compiler_colours(line));
         }
         if lines.len() > shown {
-            let _ = writeln!(out, "    {DIM}... {} more lines{DIM:#}", lines.len() - shown);
+            let _ = writeln!(
+                out,
+                "    {DIM}... {} more lines (all of them with --verbose or in --format json){DIM:#}",
+                lines.len() - shown
+            );
         }
     }
     if let Some(probe) = &report.probe {
@@ -122,19 +132,23 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
         .chain(report.pending.iter().map(|p| p.id.len()))
         .max()
         .unwrap_or(0);
-    for c in &report.categories {
+    // The cases column is as wide as its widest entry, so that the titles line up.
+    let counts: Vec<String> =
+        report.categories.iter().map(|c| format!("{}/{} cases", c.passed, c.cases)).collect();
+    let count_width = counts.iter().map(String::len).chain(["graded by hand".len()]).max().unwrap_or(0);
+    for (c, count) in report.categories.iter().zip(&counts) {
         let style = score_style(c.score, c.max_score);
         let _ = writeln!(
             out,
-            "  {:<width$}  {style}{:>6.2}{style:#} / {:>6.2}   {}/{} cases  {DIM}{}{DIM:#}",
-            c.id, c.score, c.max_score, c.passed, c.cases, c.title
+            "  {:<width$}  {style}{:>6.2}{style:#} / {:>6.2}   {count:>count_width$}  {DIM}{}{DIM:#}",
+            c.id, c.score, c.max_score, c.title
         );
     }
     for p in &report.pending {
         let _ = writeln!(
             out,
-            "  {:<width$}  {:>6} / {:>6.2}   graded by hand  {DIM}{}{DIM:#}",
-            p.id, "—", p.points, p.title
+            "  {:<width$}  {:>6} / {:>6.2}   {:>count_width$}  {DIM}{}{DIM:#}",
+            p.id, "—", p.points, "graded by hand", p.title
         );
     }
 
@@ -174,6 +188,7 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
     }
 
     let pending: f64 = report.pending.iter().map(|p| p.points).sum();
+    render_run_summary(&mut out, report);
     let style = score_style(report.score, report.max_score);
     if report.visible_only || !report.only.is_empty() {
         // A self-check never claims a grade: it says what it ran and what it left out.
@@ -241,6 +256,26 @@ fn linker_view(log: &str) -> (Vec<&str>, Vec<&str>) {
     (lines, missing)
 }
 
+/// A compiler message line in gcc's own colours (the log is stored without them, so that every
+/// format gets plain text): the location bold, `error:` red, `warning:` magenta, `note:` cyan.
+fn compiler_colours(line: &str) -> String {
+    const KINDS: [(&str, Style); 4] = [
+        (" fatal error: ", AnsiColor::Red.on_default().bold()),
+        (" error: ", AnsiColor::Red.on_default().bold()),
+        (" warning: ", AnsiColor::Magenta.on_default().bold()),
+        (" note: ", AnsiColor::Cyan.on_default().bold()),
+    ];
+    for (kind, style) in KINDS {
+        if let Some(at) = line.find(kind) {
+            let (location, rest) = line.split_at(at);
+            let message = &rest[kind.len()..];
+            let kind = kind.trim();
+            return format!("{BOLD}{location}{BOLD:#} {style}{kind}{style:#} {message}");
+        }
+    }
+    line.to_owned()
+}
+
 fn score_style(score: f64, max: f64) -> Style {
     if score >= max {
         PASS
@@ -278,6 +313,27 @@ fn render_quiet(report: &Report) -> String {
     let _ =
         writeln!(out, "{BOLD}{what}:{BOLD:#} {style}{:.2}{style:#} / {:.2}", report.score, report.max_score);
     out
+}
+
+/// One line on what ran: cases passed, the programs' CPU time and the slowest case.
+fn render_run_summary(out: &mut String, report: &Report) {
+    let ran: Vec<&CaseReport> = report.cases.iter().filter(|c| c.cpu_ms.is_some()).collect();
+    if ran.is_empty() {
+        return;
+    }
+    let passed =
+        report.cases.iter().filter(|c| c.status == CaseStatus::Passed && c.score >= c.max_score).count();
+    let cpu: u64 = ran.iter().filter_map(|c| c.cpu_ms).sum();
+    let _ = write!(
+        out,
+        "\n{DIM}{passed} of {} cases passed; the programs used {:.2} s of CPU",
+        report.cases.len(),
+        cpu as f64 / 1000.0
+    );
+    if let Some(slowest) = ran.iter().max_by_key(|c| c.time_ms.unwrap_or(0)) {
+        let _ = write!(out, ", the slowest case {} ms ({})", slowest.time_ms.unwrap_or(0), slowest.id);
+    }
+    let _ = writeln!(out, "{DIM:#}");
 }
 
 /// `--verbose`: the passing cases too, with what each run cost.
@@ -512,6 +568,15 @@ pub(crate) fn visible(line: &str, whitespace: bool) -> Visible {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn compiler_messages_keep_their_words_under_colours() {
+        let line = "main.c:3:5: error: expected ';' before 'return'";
+        let coloured = compiler_colours(line);
+        assert_ne!(coloured, line);
+        assert_eq!(anstream::adapter::strip_str(&coloured).to_string(), line);
+        assert_eq!(compiler_colours("   3 |     return 0"), "   3 |     return 0");
+    }
 
     #[test]
     fn a_doubled_space_is_drawn_and_marked() {

@@ -57,8 +57,16 @@ pub fn losing(report: &Report) -> BTreeSet<&str> {
 }
 
 /// The text report without colour.
+/// The text report without colour, its timings replaced by `[time]` (they vary from run to run).
 pub fn plain_text(report: &Report) -> String {
-    anstream::adapter::strip_str(&render_text(report, grader::report::TextOptions::default())).to_string()
+    let text = anstream::adapter::strip_str(&render_text(report, grader::report::TextOptions::default()))
+        .to_string();
+    static TIMINGS: OnceLock<regex::Regex> = OnceLock::new();
+    let timings = TIMINGS.get_or_init(|| {
+        regex::Regex::new(r"the programs used [0-9.]+ s of CPU, the slowest case [0-9]+ ms \([^)]*\)")
+            .unwrap()
+    });
+    timings.replace_all(&text, "the programs used [time] of CPU, the slowest case [time]").into_owned()
 }
 
 /// Names of the `bug-*` folders of an assignment's fixtures.
