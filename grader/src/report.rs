@@ -1,11 +1,15 @@
 //! Report stage: the one serialisable result of a grading, and its renderers.
 
 mod gradescope;
+mod junit;
+mod markdown;
 mod text;
 
 use serde::{Deserialize, Serialize};
 
 pub use gradescope::{render_gradescope, render_gradescope_failure};
+pub use junit::render_junit;
+pub use markdown::{render_github_annotations, render_markdown};
 pub use text::render_text;
 
 use crate::compare::{Divergence, Forgiven, Normalization, PartialCredit};
