@@ -23,6 +23,9 @@ pub const EXIT_USAGE: u8 = 2;
 /// Exit code: the grader itself could not work (cannot run the compiler, cannot write the cache).
 pub const EXIT_INTERNAL: u8 = 3;
 
+/// Failing cases annotated on a GitHub Actions run: GitHub shows at most 10 error annotations per step.
+const GITHUB_ANNOTATIONS: usize = 10;
+
 /// Builds, runs and scores submissions of the board-game assignments against reference transcripts.
 #[derive(Debug, Parser)]
 #[command(name = "grader", version, about)]
@@ -208,6 +211,13 @@ enum Format {
     /// Gradescope's `results.json` (hidden cases by their points only); written even when the
     /// grading fails, with the reason.
     Gradescope,
+    /// JUnit XML for CI: a test suite per rubric category, a test case per case (hidden cases by
+    /// their verdict and points only).
+    Junit,
+    /// Markdown for a GitHub Actions step summary (`--output "$GITHUB_STEP_SUMMARY"`); when
+    /// `GITHUB_ACTIONS=true`, the failures also go to standard error as workflow commands, which
+    /// GitHub shows as annotations.
+    Markdown,
 }
 
 /// Parses the arguments, runs the command, and maps its result to an exit code.
@@ -377,13 +387,24 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     }
 }
 
-/// A report in `format`; the student-facing formats (gradescope) always render the student view.
+/// A report in `format`; the student-facing formats (gradescope, junit, markdown) always render the
+/// student view.
 fn render(report: &Report, format: Format, student_view: bool, verbosity: Verbosity) -> String {
     let shown = if student_view { report.student_view() } else { report.clone() };
     match format {
         Format::Text => report::render_text(&shown, TextOptions { diffs: false, verbosity }),
         Format::Json => report::render_json(&shown),
         Format::Gradescope => report::render_gradescope(report),
+        Format::Junit => report::render_junit(report),
+        Format::Markdown => {
+            // Workflow commands on either stream become annotations on the run's page; a failed
+            // write to stderr loses only them.
+            if std::env::var_os("GITHUB_ACTIONS").is_some_and(|v| v == "true") {
+                let annotations = report::render_github_annotations(report, GITHUB_ANNOTATIONS);
+                let _ = std::io::stderr().write_all(annotations.as_bytes());
+            }
+            report::render_markdown(report)
+        }
     }
 }
 

@@ -1,11 +1,15 @@
 //! Report stage: the one serialisable result of a grading, and its renderers.
 
 mod gradescope;
+mod junit;
+mod markdown;
 mod text;
 
 use serde::{Deserialize, Serialize};
 
 pub use gradescope::{render_gradescope, render_gradescope_failure};
+pub use junit::render_junit;
+pub use markdown::{render_github_annotations, render_markdown};
 pub use text::{plain_first_difference, render_text, TextOptions, Verbosity};
 
 use crate::compare::{Divergence, Forgiven, Normalization, PartialCredit};
@@ -298,6 +302,41 @@ pub fn render_json(report: &Report) -> String {
     let mut json = serde_json::to_string_pretty(report).expect("a report always serialises");
     json.push('\n');
     json
+}
+
+/// Reports built by hand for the renderers' tests.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::*;
+
+    /// A visible transcript case worth 5 points, run in 1.5 s, with nothing else to say.
+    pub(crate) fn case(id: &str, category: &str, status: CaseStatus, score: f64) -> CaseReport {
+        CaseReport {
+            id: id.to_owned(),
+            title: format!("title of {id}"),
+            category: category.to_owned(),
+            visibility: Visibility::Visible,
+            disclosure: Disclosure::Diff,
+            kind: CaseKind::Transcript,
+            status,
+            signal: None,
+            limit: None,
+            score,
+            max_score: 5.0,
+            leniency: Vec::new(),
+            forgiven: Vec::new(),
+            partial: None,
+            note: None,
+            time_ms: Some(1500),
+            cpu_ms: Some(10),
+            peak_memory_kb: Some(1024),
+            divergence: None,
+            diff: None,
+            stderr: None,
+            input: None,
+            reproduce: None,
+        }
+    }
 }
 
 #[cfg(test)]
