@@ -171,6 +171,32 @@ enum Command {
         #[arg(long, short)]
         assignment: Option<String>,
     },
+    /// Write a student pack: the assignment's folder without its hidden cases (a placeholder of
+    /// category and weight for each), for `grader check --cases DIR/cases`, and a README.
+    Pack {
+        /// Assignment id (see `grader list`).
+        #[arg(long, short)]
+        assignment: String,
+        /// The pack's folder (missing or empty, unless `--force`).
+        #[arg(long, short, value_name = "DIR")]
+        output: PathBuf,
+        /// Replace the folder's `cases/<id>/`, `cases/common/` and `README.md` if it holds anything.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Write a Gradescope autograder zip: setup.sh, run_autograder, this grader and every case
+    /// (hidden ones included: keep it private). `--require-containment` is written into it.
+    GradescopeBundle {
+        /// Assignment id (see `grader list`).
+        #[arg(long, short)]
+        assignment: String,
+        /// The zip to write (replaced atomically).
+        #[arg(long, short, value_name = "ZIP")]
+        output: PathBuf,
+        /// The grader executable to put in it (default: this one).
+        #[arg(long, value_name = "PATH")]
+        grader_binary: Option<PathBuf>,
+    },
 }
 
 /// Which cases run and how much the text report says.
@@ -384,6 +410,66 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Bless { assignment, check } => bless(&cases, assignment.as_deref(), check),
         Command::List { assignment } => list(&cases, assignment.as_deref()),
+        Command::Pack { assignment, output, force } => {
+            let pack = crate::pack::write_student_pack(&cases, &assignment, &output, force)
+                .map_err(publish_error)?;
+            let mut err = anstream::stderr();
+            writeln!(
+                err,
+                "{}: {} visible cases, {} hidden ones withheld (a placeholder each in {}/)",
+                pack.assignment_dir.display(),
+                pack.visible_cases,
+                pack.withheld_cases,
+                crate::pack::WITHHELD_DIR
+            )?;
+            match &pack.readme {
+                crate::pack::ReadmeFate::Filtered(sections) => writeln!(
+                    err,
+                    "its README.md without: {} (from gradings with the hidden cases)",
+                    sections.join(", ")
+                )?,
+                crate::pack::ReadmeFate::Dropped(why) => writeln!(err, "its README.md left out: {why}")?,
+                crate::pack::ReadmeFate::Copied | crate::pack::ReadmeFate::Absent => {}
+            }
+            writeln!(err, "students: see {}", pack.dir.join("README.md").display())?;
+            Ok(EXIT_OK)
+        }
+        Command::GradescopeBundle { assignment, output, grader_binary } => {
+            let grader_binary = match grader_binary {
+                Some(path) => path,
+                None => std::env::current_exe().context("cannot find this grader; pass --grader-binary")?,
+            };
+            let options =
+                crate::pack::BundleOptions { grader_binary, require_containment: cli.require_containment };
+            let bundle = crate::pack::write_gradescope_bundle(&cases, &assignment, &output, &options)
+                .map_err(publish_error)?;
+            writeln!(
+                anstream::stderr(),
+                "{}: {} entries, {:.1} MB; {} cases, {} hidden (keep it private); setup.sh installs {}",
+                bundle.path.display(),
+                bundle.entries,
+                bundle.bytes as f64 / 1e6,
+                bundle.cases,
+                bundle.hidden_cases,
+                bundle.packages.join(", ")
+            )?;
+            Ok(EXIT_OK)
+        }
+    }
+}
+
+/// A pack's or a bundle's failure as the command line reports it: what the caller can fix (the
+/// output folder, the assignment, a file that leaks a hidden case) exits 2; a disk error does not.
+fn publish_error(e: crate::pack::PackError) -> anyhow::Error {
+    use crate::pack::PackError;
+    match e {
+        PackError::Load(e) => e.into(),
+        PackError::OutputNotEmpty { .. }
+        | PackError::OutputInsideSource { .. }
+        | PackError::WithheldFolderTaken { .. }
+        | PackError::Leak { .. }
+        | PackError::GraderBinary { .. } => UsageError(format!("{:#}", anyhow::Error::from(e))).into(),
+        PackError::Io { .. } | PackError::Zip { .. } | PackError::Verify { .. } => e.into(),
     }
 }
 

@@ -7,6 +7,8 @@
 //!
 //! A class: [`roster`] (who handed in what) → [`batch`] (each student through [`grade`], outputs on
 //! disk) → [`gradebook`] (the class's grades, from the records on disk).
+//!
+//! Publishing: [`pack`] (a student pack for `grader check`, a Gradescope autograder zip).
 
 pub mod batch;
 pub mod bless;
@@ -17,6 +19,7 @@ pub mod context;
 pub mod grade;
 pub mod gradebook;
 pub mod load;
+pub mod pack;
 pub mod report;
 pub mod roster;
 pub mod run;

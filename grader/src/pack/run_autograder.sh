@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Gradescope runs this for every submission, as root: grade it on every case, hidden ones included,
+# and leave results.json whatever happens, so that a student reads a reason, never a broken autograder.
+# Written by `grader gradescope-bundle` for the assignment @ASSIGNMENT@.
+set -euo pipefail
+
+# Gradescope's paths by default; a test (or another platform) points them elsewhere.
+AUTOGRADER_ROOT="${AUTOGRADER_ROOT:-/autograder}"
+SOURCE="${AUTOGRADER_SOURCE:-$AUTOGRADER_ROOT/source}"
+SUBMISSION="${AUTOGRADER_SUBMISSION:-$AUTOGRADER_ROOT/submission}"
+RESULTS="${AUTOGRADER_RESULTS:-$AUTOGRADER_ROOT/results/results.json}"
+GRADER="${GRADER_BIN:-/usr/local/bin/grader}"
+ASSIGNMENT=@ASSIGNMENT@
+# The files the assignment takes from a submission (globs without spaces).
+PATTERNS=(@PATTERNS@)
+# `grader --require-containment LEVEL gradescope-bundle` puts LEVEL here; empty: the best available.
+REQUIRE_CONTAINMENT=@REQUIRE_CONTAINMENT@
+
+# $1 as a JSON string. Only printable ASCII, tabs and line breaks are kept, so that the string is
+# valid whatever bytes the grader printed before it died.
+json_string() {
+    local text
+    text=$(printf '%s' "$1" | LC_ALL=C tr -cd '\11\12\40-\176')
+    text=${text//\\/\\\\}
+    text=${text//\"/\\\"}
+    text=${text//$'\t'/\\t}
+    text=${text//$'\n'/\\n}
+    printf '"%s"' "$text"
+}
+
+# Writes a results.json worth no points that says why, and ends (Gradescope shows it to the student).
+fail() {
+    local output
+    # shellcheck disable=SC2016 # the backquotes are Markdown's, not a command
+    output=$(printf 'The autograder could not grade this submission:\n\n```text\n%s\n```\n' "$1")
+    printf '{\n  "score": 0.0,\n  "execution_time": 0,\n  "output": %s,\n  "output_format": "md",\n  "visibility": "visible",\n  "stdout_visibility": "hidden",\n  "tests": []\n}\n' \
+        "$(json_string "$output")" >"$RESULTS"
+    echo "run_autograder: $1" >&2
+    exit 0
+}
+
+# Whether folder $1 holds a file the assignment takes.
+has_sources() {
+    local pattern file
+    for pattern in "${PATTERNS[@]}"; do
+        for file in "$1"/$pattern; do
+            [ -f "$file" ] && return 0
+        done
+    done
+    return 1
+}
+
+# Whether $1 looks like a whole JSON object (the grader writes it in one go at the end; a kill in the
+# middle leaves it cut short).
+whole_json() {
+    [ -s "$1" ] || return 1
+    local squeezed
+    squeezed=$(tr -d ' \t\r\n' <"$1")
+    [ "${squeezed:0:1}" = "{" ] && [ "${squeezed: -1}" = "}" ]
+}
+
+mkdir -p "$(dirname "$RESULTS")"
+rm -f "$RESULTS"
+[ -x "$GRADER" ] || fail "the grader is not installed at $GRADER (did setup.sh run when the image was built?)"
+
+# A submission uploaded as one folder (a zip of a folder, say) is graded from inside that folder.
+shopt -s nullglob
+submission="$SUBMISSION"
+if ! has_sources "$submission"; then
+    folders=("$SUBMISSION"/*/)
+    if [ "${#folders[@]}" -eq 1 ] && has_sources "${folders[0]}"; then
+        submission="${folders[0]%/}"
+        echo "run_autograder: grading the files in $submission"
+    fi
+fi
+
+export NO_COLOR=1
+# For the instructor (Gradescope shows this script's output to staff only): how programs are contained.
+"$GRADER" doctor || true
+export GRADER_CACHE_DIR="${GRADER_CACHE_DIR:-$(mktemp -d)}"
+options=(--cases "$SOURCE/cases")
+if [ -n "$REQUIRE_CONTAINMENT" ]; then
+    options+=(--require-containment "$REQUIRE_CONTAINMENT")
+fi
+log=$(mktemp)
+status=0
+"$GRADER" "${options[@]}" grade "$submission" --assignment "$ASSIGNMENT" --format gradescope \
+    --output "$RESULTS" 2>"$log" || status=$?
+# For the instructor: Gradescope shows this script's output to staff only.
+cat "$log" >&2
+
+# The grader writes a results.json with the reason when grading fails; anything else is a crash.
+if whole_json "$RESULTS"; then
+    exit 0
+fi
+if [ "$status" -gt 128 ]; then
+    why="the grader was killed by signal $((status - 128))"
+elif [ "$status" -eq 0 ]; then
+    why="the grader ended without writing $RESULTS"
+else
+    why="the grader stopped with status $status without writing results"
+fi
+fail "$why
+$(tail -c 2000 "$log")"
