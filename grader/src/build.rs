@@ -34,6 +34,18 @@ pub enum BuildError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// The grader is root without namespaces, so compilers and programs run as `nobody`, and nobody
+    /// cannot reach a folder they need.
+    #[error(
+        "programs run as nobody here (the grader is root and contains them with rlimits only, without \
+         namespaces), and nobody cannot enter {}: keep the cases and the build cache (--cache-dir) in \
+         folders every user may enter, not under /root (`grader doctor` says why there are no namespaces)",
+        path.display()
+    )]
+    Unreachable {
+        /// The folder.
+        path: PathBuf,
+    },
     /// A build command names a program that is not installed.
     #[error("`{program}` is not installed (or not on PATH)")]
     NotFound {
@@ -105,10 +117,15 @@ impl BuildCache {
         Self { dir: dir.into() }
     }
 
-    /// `$GRADER_CACHE_DIR`, else `$XDG_CACHE_HOME/grader`, else `~/.cache/grader`, else the temp folder.
+    /// `$GRADER_CACHE_DIR`, else (for root) `/var/cache/grader`, else `$XDG_CACHE_HOME/grader`, else
+    /// `~/.cache/grader`, else the temp folder.
     pub fn default_dir() -> PathBuf {
         let env = |k| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        // Root's compilers and programs run as nobody, which cannot reach into /root.
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
         env("GRADER_CACHE_DIR")
+            .or_else(|| root.then(|| PathBuf::from("/var/cache/grader")))
             .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("grader")))
             .or_else(|| env("HOME").map(|d| d.join(".cache").join("grader")))
             .unwrap_or_else(|| std::env::temp_dir().join("grader-cache"))
@@ -275,6 +292,12 @@ pub fn build(
     }
 
     std::fs::create_dir_all(&cache.dir).map_err(cache_err(&cache.dir))?;
+    // SAFETY: geteuid has no preconditions.
+    if containment == Containment::RlimitsOnly && unsafe { libc::geteuid() } == 0 {
+        if let Some(path) = [&assignment.dir, &cache.dir].into_iter().find(|p| !run::nobody_can_enter(p)) {
+            return Err(BuildError::Unreachable { path: path.clone() });
+        }
+    }
     let work = tempfile::Builder::new()
         .prefix(".building-")
         .tempdir_in(&cache.dir)
@@ -283,9 +306,10 @@ pub fn build(
         let path = work.path().join(&file.name);
         std::fs::write(&path, &file.content).map_err(cache_err(&path))?;
     }
-    if containment != Containment::RlimitsOnly {
-        run::prepare_for_program(work.path(), true).map_err(cache_err(work.path()))?;
-    }
+    // A root grader's compilers run as nobody at every level: the build folder is theirs to write,
+    // and the cache's own folder must let them reach it.
+    run::prepare_for_program(&cache.dir, false).map_err(cache_err(&cache.dir))?;
+    run::prepare_for_program(work.path(), true).map_err(cache_err(work.path()))?;
     let started = Instant::now();
     let (ok, log) = compile(recipe, &placeholders(work.path()), containment)?;
     let entry = CacheEntry { ok, log };

@@ -662,12 +662,11 @@ fn bundle_readme(assignment: &Assignment, hidden: usize, packages: &[&str]) -> S
          - `full` or `namespaces-without-cgroups`: the program runs as `nobody` in a private root that\n\
            holds no case at all; `cases/` being readable by root only is a second wall.\n\
          - `rlimits-only` (a Docker container that forbids namespaces, which may be Gradescope's): the\n\
-           program runs as the grader's user, **root**, in a temporary folder, with rlimits. Root reads\n\
-           every file whatever its mode: a submission that looks for the hidden cases' expected output\n\
-           (say, `/autograder/source/cases/{id}/*/*.stdout`) finds it. `chmod go-rwx` does not help\n\
-           there. If that matters, build the bundle with `grader --require-containment\n\
-           namespaces-without-cgroups gradescope-bundle ...`: every submission then gets a results.json\n\
-           saying the machine cannot contain programs, instead of a grade.\n",
+           program runs as `nobody` in a temporary folder of its own, with rlimits. setup.sh made every\n\
+           case readable by root only (folders can be entered, not listed), so nobody cannot read them.\n\
+           This is weaker than a sandbox (the program sees the machine's files that everyone may read,\n\
+           and the network); `grader --require-containment namespaces-without-cgroups\n\
+           gradescope-bundle ...` refuses to grade there instead, with a results.json saying why.\n",
         id = assignment.id,
         title = assignment.title,
         packages = packages.join(", "),

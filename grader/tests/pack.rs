@@ -7,6 +7,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -284,6 +285,8 @@ struct Autograder {
 impl Autograder {
     fn new() -> Autograder {
         let root = tempfile::tempdir().unwrap();
+        // As /autograder is: open to every user, as its parents are.
+        fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
         for dir in ["source", "submission", "results"] {
             fs::create_dir(root.path().join(dir)).unwrap();
         }
@@ -360,7 +363,8 @@ fn run_autograder_grades_a_correct_submission_for_full_marks_and_an_empty_one_fo
     assert!(installed.is_file());
     // The cases are root's alone; the files the compilers read inside the sandbox are not.
     let mode = |rel: &str| fs::metadata(autograder.path(rel)).unwrap().permissions().mode() & 0o777;
-    assert_eq!(mode("source/cases") & 0o077, 0);
+    // Folders may be entered, not listed or written; the expected outputs are root's alone.
+    assert_eq!(mode("source/cases") & 0o077, 0o011);
     assert_eq!(mode("source/cases/trouble/checkWin/prints-nothing.stdout") & 0o077, 0);
     assert_eq!(mode("source/cases/trouble/driver.c") & 0o044, 0o044);
     assert_eq!(mode("source/cases/common") & 0o055, 0o055);
@@ -399,4 +403,50 @@ fn run_autograder_writes_results_itself_when_the_grader_is_missing_or_killed() {
     fs::write(&cut, script).unwrap();
     fs::set_permissions(&cut, fs::Permissions::from_mode(0o755)).unwrap();
     no_points(&autograder.run(&cut), "status 3");
+}
+
+#[test]
+fn without_namespaces_a_root_autograders_programs_cannot_read_the_cases_but_compilers_reach_the_recipes() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: only a root grader runs programs as nobody");
+        return;
+    }
+    let autograder = Autograder::new();
+    let hidden = common::assignment("trouble")
+        .cases
+        .iter()
+        .find(|c| c.visibility == Visibility::Hidden)
+        .map(|c| c.id.clone())
+        .unwrap();
+    let cat = |rel: String| {
+        let argv = [std::ffi::OsString::from("/bin/cat"), autograder.path(&rel).into_os_string()];
+        let request = grader::run::RunRequest {
+            argv: &argv,
+            env: &Default::default(),
+            stdin: b"",
+            limits: &grader::run::Limits::default(),
+            mounts: &[],
+            containment: grader::run::Containment::RlimitsOnly,
+        };
+        grader::run::run(&request).unwrap()
+    };
+    let answer = cat(format!("source/cases/trouble/{hidden}.stdout"));
+    assert_eq!(answer.termination, grader::run::Termination::Exited(1));
+    assert!(
+        answer.stdout.is_empty() && String::from_utf8_lossy(&answer.stderr).contains("Permission denied")
+    );
+    let listing = std::process::Command::new("/bin/ls")
+        .arg(autograder.path("source/cases/trouble"))
+        .uid(65534)
+        .output()
+        .unwrap();
+    assert!(
+        !listing.status.success(),
+        "nobody lists the cases: {}",
+        String::from_utf8_lossy(&listing.stdout)
+    );
+    let driver = cat("source/cases/trouble/driver.c".to_owned());
+    assert_eq!(driver.termination, grader::run::Termination::Exited(0));
+    assert!(!driver.stdout.is_empty());
 }

@@ -18,16 +18,17 @@ fi
 mkdir -p "$BIN_DIR"
 install -m 0755 "$SOURCE/grader" "$BIN_DIR/grader"
 
-# Every case, hidden ones included, for root only: a program running as another user cannot read
-# them. (Where programs run as root, at containment `rlimits-only`, this does not protect them:
-# see README.md.)
+# Every case, hidden ones included, for root only: programs and compilers run as `nobody` (in a
+# sandbox, or with rlimits only where the machine forbids namespaces), and nobody cannot read them.
 chmod -R go-rwx "$SOURCE/cases"
-# Except the files the build recipes name and the shared folder: inside the namespace sandbox the
-# compilers run as `nobody` and must read them (X: folders also get search permission). They hold
-# no answers.
+# Except the files the build recipes name and the shared folder, which the compilers must read
+# (X: folders also get search permission). They hold no answers.
 for file in @READABLE@; do
     chmod -R go+rX "$SOURCE/$file"
 done
+# Folders may be entered but not listed, so that a compiler without namespaces reaches the recipes'
+# files by their names, and nothing else.
+find "$SOURCE/cases" -type d -exec chmod go+x {} +
 
 # The image's build log then says how well this machine contains student programs.
 "$BIN_DIR/grader" doctor || true

@@ -29,7 +29,9 @@ pub use interactive::{Interactive, LineRead};
 pub(crate) use limits::Rlimits;
 pub use limits::{hard_process_limit, Limit, Limits};
 pub use pipes::Capture;
-pub use sandbox::{namespace_problem, prepare_for_program, Containment, Mount, INSIDE_WORKDIR};
+pub use sandbox::{
+    namespace_problem, nobody_can_enter, prepare_for_program, Containment, Mount, INSIDE_WORKDIR,
+};
 pub use spawn::{spawn, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
 
 use pipes::{drain, feed, set_nonblocking, Drained};

@@ -160,6 +160,19 @@ pub fn prepare_for_program(path: &Path, writable: bool) -> io::Result<()> {
     }
 }
 
+/// Whether a root grader's programs, which run as `nobody` when there are no namespaces, can enter
+/// `path`: every folder from `/` down must be open to others (the mode's `o+x`). ACLs are not read:
+/// a folder they open for nobody is still refused here, which is the safe side.
+pub fn nobody_can_enter(path: &Path) -> bool {
+    let Ok(path) = path.canonicalize() else { return false };
+    path.ancestors().all(|dir| {
+        std::fs::metadata(dir).is_ok_and(|meta| {
+            use std::os::unix::fs::MetadataExt;
+            meta.mode() & 0o001 != 0 || meta.uid() == NOBODY
+        })
+    })
+}
+
 /// One step of building the root, in order, as prepared C strings.
 enum Step {
     Dir {

@@ -164,6 +164,13 @@ fn spawn_in_sandbox(request: &SpawnRequest, root: &Path, with_cgroup: bool) -> i
 fn spawn_in_group(request: &SpawnRequest, program: &Path, workdir: &Path) -> io::Result<Running> {
     let rlimits = Rlimits::new(request.limits, false);
     let parent = std::process::id() as libc::pid_t;
+    // Without namespaces, root's runs would read whatever root can (the hidden cases): they run as
+    // `nobody` instead, in a working folder of its own.
+    // SAFETY: geteuid has no preconditions.
+    let as_nobody = unsafe { libc::geteuid() } == 0;
+    if as_nobody {
+        super::prepare_for_program(workdir, true)?;
+    }
     let mut command = Command::new(program);
     command
         .args(&request.argv[1..])
@@ -177,10 +184,20 @@ fn spawn_in_group(request: &SpawnRequest, program: &Path, workdir: &Path) -> io:
     // SAFETY: the closure runs in the child between fork and exec, where only async-signal-safe
     // functions may be called: raw system calls on `Copy` values captured before the fork.
     unsafe {
-        command.pre_exec(move || confine(&rlimits, parent));
+        command.pre_exec(move || confine(&rlimits, parent, as_nobody));
     }
     let started = Instant::now();
-    let mut child = command.spawn()?;
+    let mut child = command.spawn().map_err(|e| match e.kind() {
+        io::ErrorKind::PermissionDenied if as_nobody => io::Error::new(
+            e.kind(),
+            format!(
+                "{e}: the grader is root without namespaces, so programs run as nobody, and every folder \
+                 above the program must be open to nobody (use a build cache outside /root: \
+                 GRADER_CACHE_DIR or --cache-dir)"
+            ),
+        ),
+        _ => e,
+    })?;
     let pid = child.id() as libc::pid_t;
     let pidfd = match pidfd_open(pid) {
         Ok(fd) => fd,
@@ -209,7 +226,7 @@ fn spawn_in_group(request: &SpawnRequest, program: &Path, workdir: &Path) -> io:
 }
 
 /// Runs in the child between fork and exec: async-signal-safe system calls only.
-fn confine(rlimits: &Rlimits, parent: libc::pid_t) -> io::Result<()> {
+fn confine(rlimits: &Rlimits, parent: libc::pid_t, as_nobody: bool) -> io::Result<()> {
     // SAFETY: prctl and getppid have no memory-safety preconditions. Dying with the grader keeps a
     // killed grader (Ctrl-C) from leaving the program running unsupervised.
     unsafe {
@@ -230,8 +247,28 @@ fn confine(rlimits: &Rlimits, parent: libc::pid_t) -> io::Result<()> {
     unsafe {
         libc::syscall(libc::SYS_close_range, 3 as libc::c_uint, libc::c_uint::MAX, libc::CLOSE_RANGE_CLOEXEC);
     }
-    rlimits.apply()
+    // The rlimits first, while the process may still set hard limits above its current ones.
+    rlimits.apply()?;
+    if as_nobody {
+        // Raw system calls: glibc's setuid synchronises every thread of the process through signals,
+        // which a child between fork and exec must not rely on. Groups, then gid, then uid: each later
+        // step needs the privilege the earlier ones still had.
+        // SAFETY: setgroups with an empty list, setresgid and setresuid take no pointers that outlive
+        // the call.
+        unsafe {
+            if libc::syscall(libc::SYS_setgroups, 0, std::ptr::null::<libc::gid_t>()) != 0
+                || libc::syscall(libc::SYS_setresgid, NOBODY, NOBODY, NOBODY) != 0
+                || libc::syscall(libc::SYS_setresuid, NOBODY, NOBODY, NOBODY) != 0
+            {
+                return Err(io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
 }
+
+/// `nobody`/`nogroup`: the ids of root's runs without namespaces.
+const NOBODY: libc::uid_t = 65534;
 
 impl Running {
     /// The descriptor that becomes readable when the program (or the sandbox's PID 1) has ended.
