@@ -5,44 +5,8 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{grade_fixture, losing};
+use common::{grade_fixture, junit_suites as suites, losing};
 use grader::report::{render_junit, render_markdown, Report};
-
-/// Per suite: its name, and its test, failure and error counts; checked against the cases under it.
-fn suites(xml: &str) -> Vec<(String, usize, usize, usize)> {
-    let doc = roxmltree::Document::parse(xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
-    let root = doc.root_element();
-    assert!(root.has_tag_name("testsuites"));
-    let count = |node: roxmltree::Node<'_, '_>, name: &str| -> usize {
-        node.attribute(name).unwrap_or_else(|| panic!("{name} on {node:?}")).parse().unwrap()
-    };
-    let suites: Vec<_> = root
-        .children()
-        .filter(|n| n.has_tag_name("testsuite"))
-        .map(|suite| {
-            let cases: Vec<_> = suite.children().filter(|n| n.has_tag_name("testcase")).collect();
-            let with = |tag: &str| cases.iter().filter(|c| c.children().any(|n| n.has_tag_name(tag))).count();
-            let name = suite.attribute("name").unwrap().to_owned();
-            assert_eq!(count(suite, "tests"), cases.len(), "{name}");
-            assert_eq!(count(suite, "failures"), with("failure"), "{name}");
-            assert_eq!(count(suite, "errors"), with("error"), "{name}");
-            for case in &cases {
-                let properties: Vec<&str> = case
-                    .descendants()
-                    .filter(|n| n.has_tag_name("property"))
-                    .filter_map(|p| p.attribute("name"))
-                    .collect();
-                assert!(properties.contains(&"score") && properties.contains(&"max_score"), "{case:?}");
-            }
-            (name, cases.len(), with("failure"), with("error"))
-        })
-        .collect();
-    let total = |name: &str| -> usize { count(root, name) };
-    assert_eq!(total("tests"), suites.iter().map(|s| s.1).sum::<usize>());
-    assert_eq!(total("failures"), suites.iter().map(|s| s.2).sum::<usize>());
-    assert_eq!(total("errors"), suites.iter().map(|s| s.3).sum::<usize>());
-    suites
-}
 
 /// The Markdown summary without what changes from run to run (none is expected: it holds no times or
 /// machine paths, and this checks that it stays so).

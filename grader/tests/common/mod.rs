@@ -133,3 +133,77 @@ pub fn defect_table(assignment_id: &str, reports: &[(String, Report)]) -> String
     }
     table
 }
+
+/// Per suite: its name, and its test, failure and error counts; checked against the cases under it.
+pub fn junit_suites(xml: &str) -> Vec<(String, usize, usize, usize)> {
+    let doc = roxmltree::Document::parse(xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+    let root = doc.root_element();
+    assert!(root.has_tag_name("testsuites"));
+    let count = |node: roxmltree::Node<'_, '_>, name: &str| -> usize {
+        node.attribute(name).unwrap_or_else(|| panic!("{name} on {node:?}")).parse().unwrap()
+    };
+    let suites: Vec<_> = root
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .map(|suite| {
+            let cases: Vec<_> = suite.children().filter(|n| n.has_tag_name("testcase")).collect();
+            let with = |tag: &str| cases.iter().filter(|c| c.children().any(|n| n.has_tag_name(tag))).count();
+            let name = suite.attribute("name").unwrap().to_owned();
+            assert_eq!(count(suite, "tests"), cases.len(), "{name}");
+            assert_eq!(count(suite, "failures"), with("failure"), "{name}");
+            assert_eq!(count(suite, "errors"), with("error"), "{name}");
+            for case in &cases {
+                let properties: Vec<&str> = case
+                    .descendants()
+                    .filter(|n| n.has_tag_name("property"))
+                    .filter_map(|p| p.attribute("name"))
+                    .collect();
+                assert!(properties.contains(&"score") && properties.contains(&"max_score"), "{case:?}");
+            }
+            (name, cases.len(), with("failure"), with("error"))
+        })
+        .collect();
+    let total = |name: &str| -> usize { count(root, name) };
+    assert_eq!(total("tests"), suites.iter().map(|s| s.1).sum::<usize>());
+    assert_eq!(total("failures"), suites.iter().map(|s| s.2).sum::<usize>());
+    assert_eq!(total("errors"), suites.iter().map(|s| s.3).sum::<usize>());
+    suites
+}
+
+/// Renders a grading in every format and checks each one's structure against the report: JUnit
+/// (parsed, a test per case, failures and errors where the report has them, no hidden case named),
+/// Gradescope (its keys, a test per case, the score, no hidden case named), JSON (reads back equal).
+pub fn check_formats(report: &Report) {
+    let hidden: Vec<&str> = report
+        .cases
+        .iter()
+        .filter(|c| c.visibility == grader::load::Visibility::Hidden)
+        .map(|c| c.id.as_str())
+        .collect();
+    let failing = report
+        .cases
+        .iter()
+        .filter(|c| c.status != grader::report::CaseStatus::Passed || c.score < c.max_score);
+    let xml = grader::report::render_junit(report);
+    let suites = junit_suites(&xml);
+    assert_eq!(suites.iter().map(|s| s.1).sum::<usize>(), report.cases.len());
+    assert_eq!(suites.iter().map(|s| s.2 + s.3).sum::<usize>(), failing.count(), "{xml}");
+    let results: serde_json::Value =
+        serde_json::from_str(&grader::report::render_gradescope(report)).unwrap();
+    assert_eq!(results["score"].as_f64(), Some(report.score));
+    let tests = results["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), report.cases.len());
+    for test in tests {
+        for key in ["name", "score", "max_score", "status", "output", "visibility"] {
+            assert!(!test[key].is_null(), "{key} in {test}");
+        }
+    }
+    for text in [&xml, &grader::report::render_markdown(report), &results.to_string()] {
+        for id in &hidden {
+            assert!(!text.contains(id), "a student-facing format names the hidden case {id}");
+        }
+    }
+    let json = grader::report::render_json(report);
+    let back: Report = serde_json::from_str(&json).unwrap();
+    assert_eq!(&back, report);
+}
