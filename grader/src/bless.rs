@@ -17,7 +17,12 @@ pub struct BlessOutcome {
 /// Expands every scenario case of the assignment; writes changed sidecars unless `check_only`.
 pub fn bless(assignment: &Assignment, check_only: bool) -> Result<BlessOutcome, LoadError> {
     let mut outcome = BlessOutcome::default();
-    let scenario_cases: Vec<_> = assignment.cases.iter().filter(|c| c.scenario.is_some()).collect();
+    // An interactive case's scenario is played at grading time: it has no sidecars.
+    let scenario_cases: Vec<_> = assignment
+        .cases
+        .iter()
+        .filter(|c| c.scenario.is_some() && c.kind != crate::load::CaseKind::Interactive)
+        .collect();
     if scenario_cases.is_empty() {
         return Ok(outcome);
     }

@@ -705,6 +705,7 @@ fn list(cases: &Path, assignment: Option<&str>) -> anyhow::Result<u8> {
             let kind = match case.kind {
                 load::CaseKind::Transcript => "transcript",
                 load::CaseKind::Unit => "unit",
+                load::CaseKind::Interactive => "interactive",
             };
             writeln!(out, "    {:<48} {kind:<10} {vis:<7} {}", case.id, case.title)?;
         }

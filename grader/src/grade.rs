@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
 use crate::context;
+use crate::interactive;
 use crate::load::{Assignment, Case, CaseKind, LoadError, Probe, Visibility};
 use crate::report::{
     BuildReport, BuildStatus, CaseReport, CaseStatus, HiddenCases, InputContext, ProbeReport, Report,
@@ -71,6 +72,9 @@ struct Expectation {
 }
 
 fn read_expectation(case: &Case) -> Result<Expectation, LoadError> {
+    if case.referee.is_some() {
+        return Ok(Expectation { stdin: Vec::new(), stdout: Vec::new() });
+    }
     let stdout_path = case.stdout_path();
     let stdout = std::fs::read(&stdout_path).map_err(|source| match source.kind() {
         std::io::ErrorKind::NotFound => LoadError::Invalid {
@@ -280,6 +284,7 @@ fn run_case(
         stderr: None,
         input: None,
         reproduce: None,
+        games: Vec::new(),
     };
     if !build.ok {
         report.status = CaseStatus::BuildError;
@@ -289,6 +294,17 @@ fn run_case(
     // The recipe's variables (a preload library) first; the case's own may add to them.
     let mut env = build.run_env.clone();
     env.extend(case.env.iter().map(|(k, v)| (k.clone(), v.clone())));
+    if let Some(referee) = &case.referee {
+        let program = interactive::Program {
+            argv: &build.run_argv,
+            env: &env,
+            limits: &case.limits,
+            mounts: &build.run_mounts,
+            containment,
+        };
+        play_interactive_case(&mut report, referee.0.as_ref(), program);
+        return report;
+    }
     // Output far past the transcript cannot pass any more: stop a flood there, not at the limit.
     let budget = expected.stdout.len().saturating_mul(2).saturating_add(FLOOD_MARGIN);
     let limits = run::Limits { output_bytes: case.limits.output_bytes.min(budget), ..case.limits.clone() };
@@ -337,6 +353,31 @@ fn run_case(
     report
 }
 
+/// Plays an interactive case's match and judges it by the referee's score: passed with every point,
+/// failed otherwise, with the referee's summary and each game that went wrong.
+fn play_interactive_case(
+    report: &mut CaseReport,
+    referee: &dyn reference::referee::Match,
+    program: interactive::Program<'_>,
+) {
+    match interactive::play_match(referee, program) {
+        Ok(played) => {
+            let credit = played.score.credit.clamp(0.0, 1.0);
+            report.status = if credit >= 1.0 { CaseStatus::Passed } else { CaseStatus::Failed };
+            report.score = report.max_score * credit;
+            report.note = Some(played.score.summary);
+            report.games = played.problems;
+            report.time_ms = Some(played.wall_time.as_millis() as u64);
+            report.cpu_ms = Some(played.cpu_time.as_millis() as u64);
+            report.peak_memory_kb = Some(played.peak_memory_kb);
+            report.stderr = played.stderr;
+        }
+        Err(e) => {
+            report.note = Some(format!("the grader could not run the program: {}", run::error_chain(&e)));
+        }
+    }
+}
+
 /// The case's input file and, at a first difference, the lines of it a correct program had read.
 fn input_context(
     assignment: &Assignment,
@@ -357,7 +398,7 @@ fn input_context(
             context::lines_read_by_reference(solution, &expected.stdin, &expected.stdout, d.expected_line)
         }),
         // A driver's transcript echoes each command it reads: the diff already shows them.
-        CaseKind::Unit => None,
+        CaseKind::Unit | CaseKind::Interactive => None,
     });
     let last = consumed.map(|n| context::last_lines(&stdin, n)).unwrap_or_default();
     Some(InputContext { path, consumed, last })

@@ -18,6 +18,7 @@ pub mod compare;
 pub mod context;
 pub mod grade;
 pub mod gradebook;
+pub mod interactive;
 pub mod load;
 pub mod pack;
 pub mod report;

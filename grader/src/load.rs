@@ -22,6 +22,8 @@ pub enum CaseKind {
     Transcript,
     /// One function at a time through the assignment's C driver, compared with the Rust driver.
     Unit,
+    /// A match of games the reference's referee plays with the program, line by line.
+    Interactive,
 }
 
 impl CaseKind {
@@ -34,6 +36,9 @@ impl CaseKind {
         match self {
             CaseKind::Transcript => solution.expand_transcript(scenario),
             CaseKind::Unit => solution.expand_unit(scenario),
+            CaseKind::Interactive => {
+                Err(reference::ScenarioError::new("an interactive case is played, not expanded"))
+            }
         }
     }
 }
@@ -171,6 +176,18 @@ pub struct Case {
     pub scenario_line: Option<usize>,
     /// Environment variables the program runs with.
     pub env: BTreeMap<String, String>,
+    /// For an interactive case: the referee built from its scenario.
+    pub referee: Option<Referee>,
+}
+
+/// The referee of an interactive case, shared by the threads that grade it.
+#[derive(Clone)]
+pub struct Referee(pub std::sync::Arc<dyn reference::referee::Match>);
+
+impl std::fmt::Debug for Referee {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Referee({} games)", self.0.games())
+    }
 }
 
 impl Case {
@@ -603,7 +620,22 @@ fn load_case(
         scenario,
         scenario_line,
         env: file.env,
+        referee: None,
     };
+    if case.kind == CaseKind::Interactive {
+        let invalid =
+            |message: String| LoadError::Invalid { path: path.to_owned(), line: case.scenario_line, message };
+        let scenario = case
+            .scenario
+            .as_ref()
+            .ok_or_else(|| invalid("an interactive case needs a [scenario] for its referee".to_owned()))?;
+        let solution = reference::solution(&assignment.id).ok_or_else(|| {
+            invalid(format!("the reference has no assignment `{}` to referee the case", assignment.id))
+        })?;
+        let referee = solution.interactive(scenario).map_err(|e| invalid(format!("scenario: {e}")))?;
+        case.referee = Some(Referee(referee.into()));
+        return Ok(case);
+    }
     if case.scenario.is_none() && !case.stdout_path().is_file() {
         return Err(LoadError::Invalid {
             path: path.to_owned(),

@@ -218,6 +218,20 @@ pub struct CaseReport {
     /// sandbox and diffs its output with the expected one (paths of the machine that graded).
     #[serde(default)]
     pub reproduce: Option<String>,
+    /// For an interactive case: the games that went wrong, each with its reason and last exchanges.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub games: Vec<GameProblem>,
+}
+
+/// A game of an interactive case that went wrong.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameProblem {
+    /// 1-based game number.
+    pub game: usize,
+    /// What went wrong (and how the program ended, when it did not end well).
+    pub problem: String,
+    /// The last lines exchanged before it: `> command`, `< answer`.
+    pub exchange: Vec<String>,
 }
 
 /// Where a failing case's input comes from, and what of it the program had been given when its output
@@ -278,6 +292,7 @@ impl Report {
                     case.stderr = None;
                     case.input = None;
                     case.reproduce = None;
+                    case.games.clear();
                 }
             }
         }
@@ -335,6 +350,7 @@ pub(crate) mod test_support {
             stderr: None,
             input: None,
             reproduce: None,
+            games: Vec::new(),
         }
     }
 }
@@ -384,6 +400,7 @@ mod tests {
                 last: vec![(1, "x".into())],
             }),
             reproduce: Some("env -i prog".into()),
+            games: Vec::new(),
         }
     }
 

@@ -243,6 +243,7 @@ mod tests {
             scenario: None,
             scenario_line: None,
             env: BTreeMap::new(),
+            referee: None,
         }
     }
 

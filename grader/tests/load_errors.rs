@@ -161,3 +161,21 @@ fn a_case_says_how_much_of_its_failure_students_see() {
     assert_eq!((file.as_str(), line), ("bad.toml", Some(3)));
     assert!(message.contains("diff") && message.contains("verdict"), "{message}");
 }
+
+#[test]
+fn an_interactive_case_needs_a_scenario_and_a_referee() {
+    let err = load_with(ASSIGNMENT, &[("basics/game.toml", "title = \"g\"\nkind = \"interactive\"\n")])
+        .unwrap_err();
+    let (file, _, message) = invalid(err);
+    assert_eq!(file, "game.toml");
+    assert!(message.contains("needs a [scenario]"), "{message}");
+
+    let err = load_with(
+        ASSIGNMENT,
+        &[("basics/game.toml", "title = \"g\"\nkind = \"interactive\"\n\n[scenario]\ngames = 2\n")],
+    )
+    .unwrap_err();
+    let (file, line, message) = invalid(err);
+    assert_eq!((file.as_str(), line), ("game.toml", Some(4)));
+    assert!(message.contains("no assignment `toy` to referee"), "{message}");
+}

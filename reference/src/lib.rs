@@ -12,6 +12,7 @@ pub mod backgammon;
 pub mod checkers;
 pub mod console;
 pub mod driver;
+pub mod referee;
 pub mod rng;
 pub mod scenario;
 pub mod tokens;
@@ -75,6 +76,13 @@ pub trait Solution: Sync {
     fn expand_unit(&self, scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
         let _ = scenario;
         Err(ScenarioError::new(format!("{} has no function-level driver, so no unit cases", self.id())))
+    }
+
+    /// Builds the referee of an interactive case from its `[scenario]` table: the games it plays with
+    /// the program and how it scores them. Assignments without interactive cases have none.
+    fn interactive(&self, scenario: &toml::Table) -> Result<Box<dyn referee::Match>, ScenarioError> {
+        let _ = scenario;
+        Err(ScenarioError::new(format!("{} has no referee, so no interactive cases", self.id())))
     }
 
     /// Runs the console program, as a correct submission would, until it ends or input runs out.

@@ -16,6 +16,9 @@ const BOLD: Style = Style::new().bold();
 /// Lines of a successful build's compiler warnings shown.
 const MAX_WARNING_LINES: usize = 12;
 
+/// Games of an interactive case whose problem is printed, with the lines exchanged before it.
+const MAX_GAMES_SHOWN: usize = 3;
+
 /// Failing cases whose diff is printed: the first ones are what a student fixes first.
 const MAX_DIFFS: usize = 3;
 
@@ -382,6 +385,15 @@ fn render_case(out: &mut String, case: &CaseReport, diffs: bool, reproduce: bool
     if let Some(note) = &case.note {
         let _ = writeln!(out, "     {note}");
     }
+    for problem in case.games.iter().take(MAX_GAMES_SHOWN) {
+        let _ = writeln!(out, "     game {}: {}", problem.game, problem.problem);
+        for line in &problem.exchange {
+            let _ = writeln!(out, "       {DIM}{line}{DIM:#}");
+        }
+    }
+    if case.games.len() > MAX_GAMES_SHOWN {
+        let _ = writeln!(out, "     {DIM}... and {} more games{DIM:#}", case.games.len() - MAX_GAMES_SHOWN);
+    }
     if let Some(d) = &case.divergence {
         let _ = writeln!(
             out,
@@ -442,6 +454,15 @@ fn render_case(out: &mut String, case: &CaseReport, diffs: bool, reproduce: bool
 /// command that runs the case again. `None` when there is nothing to show.
 pub fn plain_first_difference(case: &CaseReport, assignment: &str) -> Option<String> {
     let mut out = String::new();
+    if let Some(problem) = case.games.first() {
+        let _ = writeln!(out, "game {}: {}", problem.game, problem.problem);
+        for line in &problem.exchange {
+            let _ = writeln!(out, "  {line}");
+        }
+        if case.games.len() > 1 {
+            let _ = writeln!(out, "({} more games went wrong)", case.games.len() - 1);
+        }
+    }
     if let Some(d) = &case.divergence {
         let _ = writeln!(
             out,

@@ -32,6 +32,7 @@ pub use pipes::Capture;
 pub use sandbox::{
     namespace_problem, nobody_can_enter, prepare_for_program, Containment, Mount, INSIDE_WORKDIR,
 };
+pub use slots::Slot;
 pub use spawn::{spawn, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
 
 use pipes::{drain, feed, set_nonblocking, Drained};

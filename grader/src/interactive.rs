@@ -1,0 +1,167 @@
+//! Interactive cases: the reference's referee plays its match with the program, one program start per
+//! game, one line per answer within a time limit; a game that goes wrong ends with its reason and the
+//! lines exchanged before it, and the next game goes on.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::time::Duration;
+
+use reference::referee::{Answer, GameOutcome, Match, MatchScore, Step};
+
+pub use crate::report::GameProblem;
+use crate::run::{self, Containment, Interactive, Limits, LineRead, Mount, SpawnRequest, Termination};
+
+/// Lines of the exchange kept before a game's problem, for the report.
+const EXCHANGE_LINES: usize = 12;
+
+/// Characters of one exchanged line kept in a report.
+const LINE_CHARS: usize = 200;
+
+/// How long a program told to quit may take to end.
+const QUIT_GRACE: Duration = Duration::from_secs(2);
+
+/// How the program is started for each game.
+#[derive(Debug, Clone, Copy)]
+pub struct Program<'a> {
+    /// Its command line (`argv[0]` absolute).
+    pub argv: &'a [OsString],
+    /// Its environment.
+    pub env: &'a std::collections::BTreeMap<String, String>,
+    /// Limits of each game's run.
+    pub limits: &'a Limits,
+    /// What it may see of the host.
+    pub mounts: &'a [Mount],
+    /// How it is contained.
+    pub containment: Containment,
+}
+
+/// What a whole match gave.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchPlayed {
+    /// The referee's score.
+    pub score: MatchScore,
+    /// The games that went wrong, in order.
+    pub problems: Vec<GameProblem>,
+    /// Wall time of all the games.
+    pub wall_time: Duration,
+    /// CPU time of all the games' programs.
+    pub cpu_time: Duration,
+    /// The largest peak memory of a game, in KiB.
+    pub peak_memory_kb: u64,
+    /// The first lines the program wrote on stderr in a game that went wrong.
+    pub stderr: Option<String>,
+}
+
+/// Plays every game of `referee`'s match with the program, one after the other, each holding a CPU
+/// slot (a referee's time limits mean something only when the program has a core).
+///
+/// # Errors
+///
+/// The grader could not start the program at all (a game where it could not is not the student's
+/// fault, so the case is the grader's error, not a zero).
+pub fn play_match(referee: &dyn Match, program: Program<'_>) -> Result<MatchPlayed, run::RunError> {
+    let mut outcomes = Vec::with_capacity(referee.games());
+    let mut problems = Vec::new();
+    let (mut wall_time, mut cpu_time, mut peak_memory_kb) = (Duration::ZERO, Duration::ZERO, 0);
+    let mut stderr = None;
+    for index in 0..referee.games() {
+        let _slot = run::Slot::acquire();
+        let played = play_game(referee, index, program)?;
+        wall_time += played.run.wall_time;
+        cpu_time += played.run.cpu_time;
+        peak_memory_kb = peak_memory_kb.max(played.run.peak_memory_kb);
+        if let Some(problem) = &played.outcome.problem {
+            let ending = ending_note(&played.run.termination);
+            problems.push(GameProblem {
+                game: index + 1,
+                problem: format!("{problem}{ending}"),
+                exchange: played.exchange,
+            });
+            if stderr.is_none() && !played.run.stderr.is_empty() {
+                let text = String::from_utf8_lossy(&played.run.stderr);
+                stderr = Some(text.lines().take(5).collect::<Vec<_>>().join("\n"));
+            }
+        }
+        outcomes.push(played.outcome);
+    }
+    Ok(MatchPlayed { score: referee.score(&outcomes), problems, wall_time, cpu_time, peak_memory_kb, stderr })
+}
+
+/// How a program that went wrong ended, as the end of its game's problem: `; it was killed by SIGSEGV`.
+fn ending_note(termination: &Termination) -> String {
+    match termination {
+        Termination::Exited(0) => String::new(),
+        other => format!("; the program {other}"),
+    }
+}
+
+struct GamePlayed {
+    outcome: GameOutcome,
+    exchange: Vec<String>,
+    run: run::RunOutcome,
+}
+
+fn play_game(referee: &dyn Match, index: usize, program: Program<'_>) -> Result<GamePlayed, run::RunError> {
+    let request = SpawnRequest {
+        argv: program.argv,
+        env: program.env,
+        limits: program.limits,
+        mounts: program.mounts,
+        containment: program.containment,
+    };
+    let mut session = Interactive::start(&request)?;
+    let mut game = referee.game(index);
+    let mut exchange: VecDeque<String> = VecDeque::with_capacity(EXCHANGE_LINES + 1);
+    let mut log = |line: String| {
+        if exchange.len() == EXCHANGE_LINES {
+            exchange.pop_front();
+        }
+        exchange.push_back(line);
+    };
+    let mut timeout = referee.first_answer_timeout();
+    let mut step = game.start();
+    let outcome = loop {
+        match step {
+            Step::Send(command) => {
+                log(format!("> {}", shorten(&command)));
+                let read = match session.send_line(command.as_bytes()) {
+                    Ok(()) => session.read_line(timeout),
+                    Err(_) => LineRead::Closed { partial: Vec::new() },
+                };
+                timeout = referee.answer_timeout();
+                let text;
+                let answer = match read {
+                    LineRead::Line(bytes) => {
+                        text = String::from_utf8_lossy(&bytes).into_owned();
+                        log(format!("< {}", shorten(&text)));
+                        Answer::Line(&text)
+                    }
+                    LineRead::TimedOut => {
+                        log(format!("(no answer within {:.1} s)", referee.answer_timeout().as_secs_f64()));
+                        Answer::TimedOut
+                    }
+                    LineRead::Closed { .. } => {
+                        log("(the program's output ended)".to_owned());
+                        Answer::Ended
+                    }
+                    LineRead::OutputLimit => {
+                        log("(the program printed more than the output limit)".to_owned());
+                        Answer::Flooded
+                    }
+                };
+                step = game.answer(answer);
+            }
+            Step::Done(outcome) => break outcome,
+        }
+    };
+    let run = session.finish(QUIT_GRACE)?;
+    Ok(GamePlayed { outcome, exchange: exchange.into(), run })
+}
+
+/// A line cut to [`LINE_CHARS`] characters for the report.
+fn shorten(line: &str) -> String {
+    match line.char_indices().nth(LINE_CHARS) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.to_owned(),
+    }
+}
