@@ -64,10 +64,19 @@ pub enum BuildError {
     },
 }
 
+/// Files of a submission read at most (a folder of submissions, or a home folder, given by mistake).
+pub const MAX_SUBMISSION_FILES: usize = 2000;
+
+/// Bytes of a submission's files read at most.
+pub const MAX_SUBMISSION_BYTES: u64 = 64 << 20;
+
+/// Folders below a submission searched for files of nested patterns.
+const MAX_SUBMISSION_DEPTH: usize = 16;
+
 /// One file of a submission.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceFile {
-    /// File name, without folders.
+    /// Its path in the submission, folders separated by `/` (`main.c`, `src/game/Board.java`).
     pub name: String,
     /// Its bytes.
     pub content: Vec<u8>,
@@ -83,7 +92,10 @@ pub struct Submission {
 }
 
 impl Submission {
-    /// Reads a submission: a single file, or the top-level files of a folder matching the patterns.
+    /// Reads a submission: a single file, or the files of a folder matching the patterns: only its
+    /// top level for plain patterns (`*.c`), its whole tree for patterns with folders (`**/*.java`),
+    /// where names keep their folders (`src/game/Board.java`). Hidden folders (`.git`) are skipped,
+    /// and a tree of more than [`MAX_SUBMISSION_FILES`] files or [`MAX_SUBMISSION_BYTES`] is refused.
     pub fn collect(path: &Path, patterns: &[glob::Pattern]) -> Result<Self, BuildError> {
         let err = |source| BuildError::Submission { path: path.to_owned(), source };
         let meta = std::fs::metadata(path).map_err(err)?;
@@ -91,16 +103,37 @@ impl Submission {
         if meta.is_file() {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             files.push(SourceFile { name, content: std::fs::read(path).map_err(err)? });
-        } else {
-            for entry in std::fs::read_dir(path).map_err(err)? {
-                let entry = entry.map_err(err)?;
-                let name = entry.file_name().to_string_lossy().into_owned();
-                if entry.file_type().map_err(err)?.is_file() && patterns.iter().any(|p| p.matches(&name)) {
-                    files.push(SourceFile { name, content: std::fs::read(entry.path()).map_err(err)? });
-                }
-            }
-            files.sort_by(|a, b| a.name.cmp(&b.name));
+            return Ok(Self { path: path.to_owned(), files });
         }
+        let nested = patterns.iter().any(|p| p.as_str().contains('/'));
+        let options = glob::MatchOptions { require_literal_separator: true, ..glob::MatchOptions::new() };
+        let walker = walkdir::WalkDir::new(path)
+            .min_depth(1)
+            .max_depth(if nested { MAX_SUBMISSION_DEPTH } else { 1 })
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| !e.file_name().to_string_lossy().starts_with('.'));
+        let mut total = 0u64;
+        for entry in walker {
+            let entry = entry.map_err(|e| err(e.into()))?;
+            if !entry.file_type().is_file() {
+                continue;
+            }
+            let relative = entry.path().strip_prefix(path).unwrap_or(entry.path());
+            let name = relative.iter().map(|c| c.to_string_lossy()).collect::<Vec<_>>().join("/");
+            if !patterns.iter().any(|p| p.matches_with(&name, options)) {
+                continue;
+            }
+            total += entry.metadata().map_err(|e| err(e.into()))?.len();
+            if files.len() == MAX_SUBMISSION_FILES || total > MAX_SUBMISSION_BYTES {
+                return Err(err(std::io::Error::other(format!(
+                    "more than {MAX_SUBMISSION_FILES} files or {} MiB of them: is it a submission?",
+                    MAX_SUBMISSION_BYTES >> 20
+                ))));
+            }
+            files.push(SourceFile { name, content: std::fs::read(entry.path()).map_err(err)? });
+        }
+        files.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(Self { path: path.to_owned(), files })
     }
 }
@@ -263,7 +296,20 @@ pub fn build(
     let placeholders = |dir: &Path| -> Placeholders<'_> {
         Placeholders { build: dir.to_owned(), assignment: &assignment.dir, files: &submission.files }
     };
-    let run_argv = |dir: &Path| placeholders(dir).expand(&recipe.run).unwrap_or_default();
+    // A run command named without a folder (`java`) is looked up on PATH once, here: a missing
+    // runtime is a clear error, and the sandbox needs an absolute program.
+    let run_argv = |dir: &Path| -> Result<Vec<OsString>, BuildError> {
+        let mut argv = placeholders(dir).expand(&recipe.run).unwrap_or_default();
+        if let Some(program) = argv.first_mut() {
+            if !Path::new(program).is_absolute() && !program.to_string_lossy().contains('/') {
+                let name = program.to_string_lossy().into_owned();
+                let found =
+                    which::which(&name).map_err(|source| BuildError::NotFound { program: name, source })?;
+                *program = found.into_os_string();
+            }
+        }
+        Ok(argv)
+    };
     let run_env = |dir: &Path| {
         let p = placeholders(dir);
         recipe.env.iter().map(|(k, v)| (k.clone(), p.expand_text(v))).collect::<BTreeMap<_, _>>()
@@ -285,7 +331,7 @@ pub fn build(
                 log: entry.log,
                 cached: true,
                 duration: Duration::ZERO,
-                run_argv: run_argv(&final_dir),
+                run_argv: run_argv(&final_dir)?,
                 run_env: run_env(&final_dir),
             });
         }
@@ -304,6 +350,9 @@ pub fn build(
         .map_err(cache_err(&cache.dir))?;
     for file in &submission.files {
         let path = work.path().join(&file.name);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(cache_err(parent))?;
+        }
         std::fs::write(&path, &file.content).map_err(cache_err(&path))?;
     }
     // A root grader's compilers run as nobody at every level: the build folder is theirs to write,
@@ -315,6 +364,7 @@ pub fn build(
     let entry = CacheEntry { ok, log };
     let json = serde_json::to_string(&entry).expect("a cache entry always serialises");
     std::fs::write(work.path().join("outcome.json"), json).map_err(cache_err(work.path()))?;
+    run::seal_for_programs(work.path()).map_err(cache_err(work.path()))?;
     // Another grader may have built the same key meanwhile: either copy is good, keep the first.
     let work_path = work.keep();
     if std::fs::rename(&work_path, &final_dir).is_err() {
@@ -327,7 +377,7 @@ pub fn build(
         log: entry.log,
         cached: false,
         duration: started.elapsed(),
-        run_argv: run_argv(&final_dir),
+        run_argv: run_argv(&final_dir)?,
         run_env: run_env(&final_dir),
     })
 }
@@ -420,4 +470,66 @@ fn truncate(mut log: String) -> String {
         log.push_str("\n... (compiler output cut)\n");
     }
     log
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(submission: &Submission) -> Vec<&str> {
+        submission.files.iter().map(|f| f.name.as_str()).collect()
+    }
+
+    fn tree(files: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for file in files {
+            let path = dir.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, file).unwrap();
+        }
+        dir
+    }
+
+    fn patterns(texts: &[&str]) -> Vec<glob::Pattern> {
+        texts.iter().map(|t| glob::Pattern::new(t).unwrap()).collect()
+    }
+
+    #[test]
+    fn plain_patterns_take_the_top_level_only() {
+        let dir = tree(&["main.c", "board.h", "old/main.c", "notes.txt"]);
+        let submission = Submission::collect(dir.path(), &patterns(&["*.c", "*.h"])).unwrap();
+        assert_eq!(names(&submission), ["board.h", "main.c"]);
+    }
+
+    #[test]
+    fn nested_patterns_take_the_tree_with_folders_in_names_and_skip_hidden_folders() {
+        let dir = tree(&[
+            "src/main/java/edu/game/Board.java",
+            "src/main/java/edu/game/Main.java",
+            "Tool.java",
+            ".git/hooks/Hook.java",
+            "team.jar",
+            "README.md",
+        ]);
+        let submission = Submission::collect(dir.path(), &patterns(&["**/*.java", "**/*.jar"])).unwrap();
+        assert_eq!(
+            names(&submission),
+            [
+                "Tool.java",
+                "src/main/java/edu/game/Board.java",
+                "src/main/java/edu/game/Main.java",
+                "team.jar"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_tree_of_thousands_of_files_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..=MAX_SUBMISSION_FILES {
+            std::fs::write(dir.path().join(format!("f{i}.java")), "").unwrap();
+        }
+        let err = Submission::collect(dir.path(), &patterns(&["**/*.java"])).unwrap_err();
+        assert!(crate::run::error_chain(&err).contains("more than 2000 files"), "{err:?}");
+    }
 }

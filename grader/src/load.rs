@@ -311,6 +311,7 @@ struct LimitsFile {
     file_size_kb: Option<Spanned<u64>>,
     disk_mb: Option<Spanned<u64>>,
     open_files: Option<Spanned<u64>>,
+    address_space_limit: Option<bool>,
 }
 
 #[derive(Deserialize, Default, Clone)]
@@ -741,6 +742,10 @@ fn limits_from(
             1,
             defaults.open_files,
         )?,
+        address_space_limit: over
+            .address_space_limit
+            .or(base.address_space_limit)
+            .unwrap_or(defaults.address_space_limit),
     })
 }
 

@@ -29,6 +29,10 @@ pub struct Limits {
     pub disk_bytes: u64,
     /// Highest number of open file descriptors (`RLIMIT_NOFILE`).
     pub open_files: u64,
+    /// Whether memory falls back to `RLIMIT_AS` where there is no cgroup. A JVM reserves far more
+    /// address space than it uses and fails to start under that limit: its runs bound their heap with
+    /// `-Xmx` instead (`address-space-limit = false`).
+    pub address_space_limit: bool,
 }
 
 const MIB: u64 = 1024 * 1024;
@@ -46,6 +50,7 @@ impl Default for Limits {
             file_size_bytes: 16 * MIB,
             disk_bytes: 64 * MIB,
             open_files: 64,
+            address_space_limit: true,
         }
     }
 }
@@ -63,6 +68,7 @@ impl Limits {
             file_size_bytes: 256 * MIB,
             disk_bytes: 512 * MIB,
             open_files: 1024,
+            address_space_limit: true,
         }
     }
 }
@@ -115,7 +121,7 @@ impl Rlimits {
         let whole = limits.cpu.as_secs() + u64::from(limits.cpu.subsec_nanos() > 0);
         Rlimits {
             cpu_seconds: whole.max(1),
-            address_space: (!with_cgroup).then_some(limits.memory_bytes),
+            address_space: (!with_cgroup && limits.address_space_limit).then_some(limits.memory_bytes),
             // With a cgroup, `pids.max` bounds processes; `RLIMIT_NPROC` stays at the inherited hard
             // limit, which `pids.max` is kept below, so that a refused fork shows in its events.
             processes: if with_cgroup { u64::MAX } else { limits.processes },

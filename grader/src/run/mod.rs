@@ -30,7 +30,8 @@ pub(crate) use limits::Rlimits;
 pub use limits::{hard_process_limit, Limit, Limits};
 pub use pipes::Capture;
 pub use sandbox::{
-    namespace_problem, nobody_can_enter, prepare_for_program, Containment, Mount, INSIDE_WORKDIR,
+    namespace_problem, nobody_can_enter, prepare_for_program, seal_for_programs, Containment, Mount,
+    INSIDE_WORKDIR,
 };
 pub use slots::Slot;
 pub use spawn::{spawn, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};

@@ -160,6 +160,25 @@ pub fn prepare_for_program(path: &Path, writable: bool) -> io::Result<()> {
     }
 }
 
+/// Makes a finished build folder readable, and no longer writable, by the user that runs programs:
+/// when the grader is root, every entry goes back to root and gains read (and search) permission for
+/// all. Otherwise nothing changes. A program could otherwise rewrite the cached executable that the
+/// next gradings of the same files run.
+pub fn seal_for_programs(dir: &Path) -> io::Result<()> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Ok(());
+    }
+    for entry in walkdir::WalkDir::new(dir) {
+        let entry = entry.map_err(io::Error::other)?;
+        std::os::unix::fs::lchown(entry.path(), Some(0), Some(0))?;
+        if !entry.path_is_symlink() {
+            prepare_for_program(entry.path(), false)?;
+        }
+    }
+    Ok(())
+}
+
 /// Whether a root grader's programs, which run as `nobody` when there are no namespaces, can enter
 /// `path`: every folder from `/` down must be open to others (the mode's `o+x`). ACLs are not read:
 /// a folder they open for nobody is still refused here, which is the safe side.
