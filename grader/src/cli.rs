@@ -251,6 +251,14 @@ pub fn main_impl() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => ExitCode::from(code),
+        // `grader list | head` closing the pipe early is the reader's choice, not an error.
+        Err(err)
+            if err.chain().any(|e| {
+                e.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::from(EXIT_OK)
+        }
         Err(err) => {
             let code = if err.chain().any(|e| e.is::<LoadError>() || e.is::<UsageError>()) {
                 EXIT_USAGE
@@ -478,7 +486,9 @@ fn publish_error(e: crate::pack::PackError) -> anyhow::Error {
 fn render(report: &Report, format: Format, student_view: bool, verbosity: Verbosity) -> String {
     let shown = if student_view { report.student_view() } else { report.clone() };
     match format {
-        Format::Text => report::render_text(&shown, TextOptions { diffs: false, verbosity }),
+        Format::Text => {
+            report::render_text(&shown, TextOptions { diffs: verbosity == Verbosity::Verbose, verbosity })
+        }
         Format::Json => report::render_json(&shown),
         Format::Gradescope => report::render_gradescope(report),
         Format::Junit => report::render_junit(report),
@@ -694,7 +704,11 @@ fn list(cases: &Path, assignment: Option<&str>) -> anyhow::Result<u8> {
         writeln!(out, "{}  {}{handout}", a.id, a.title)?;
         for c in &a.categories {
             let n = a.cases.iter().filter(|k| k.category == c.id).count();
-            let how = if c.manual { "graded by hand".to_owned() } else { format!("{n} cases") };
+            let how = match (c.manual, n) {
+                (true, _) => "graded by hand".to_owned(),
+                (false, 1) => "1 case".to_owned(),
+                (false, n) => format!("{n} cases"),
+            };
             writeln!(out, "  {:<18} {:>5} points  {how}  {}", c.id, c.points, c.title)?;
         }
         for case in &a.cases {

@@ -115,7 +115,7 @@ pub fn grade_submission(
     let cases: Vec<&Case> = assignment
         .cases
         .iter()
-        .filter(|c| !options.visible_only || c.visibility == Visibility::Visible)
+        .filter(|c| !c.withheld && (!options.visible_only || c.visibility == Visibility::Visible))
         .filter(|c| options.only.is_empty() || options.only.iter().any(|p| p.matches(&c.id)))
         .collect();
     let expectations = cases.iter().map(|c| read_expectation(c)).collect::<Result<Vec<_>, _>>()?;
@@ -194,6 +194,7 @@ pub fn grade_submission(
         submission: submission.path.display().to_string(),
         visible_only: options.visible_only,
         only: options.only.iter().map(|p| p.as_str().to_owned()).collect(),
+        cases_root: assignment.dir.parent().map(|p| p.display().to_string()).unwrap_or_default(),
         containment: options.containment,
         score: total,
         max_score: max_total,
@@ -389,8 +390,8 @@ fn input_context(
     if !stdin_path.is_file() {
         return None;
     }
-    // Named from the cases folder (`cases/trouble/...`): the same in a student pack and in the repository.
-    let root = assignment.dir.parent().and_then(Path::parent).unwrap_or(Path::new(""));
+    // Relative to the cases folder (`trouble/game/x.stdin`), which the report names once.
+    let root = assignment.dir.parent().unwrap_or(Path::new(""));
     let path = stdin_path.strip_prefix(root).unwrap_or(&stdin_path).display().to_string();
     let stdin = String::from_utf8_lossy(&expected.stdin);
     let consumed = divergence.and_then(|d| match case.kind {

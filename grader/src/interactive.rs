@@ -122,11 +122,16 @@ fn play_game(referee: &dyn Match, index: usize, program: Program<'_>) -> Result<
     let mut step = game.start();
     let outcome = loop {
         match step {
-            Step::Send(command) => {
-                log(format!("> {}", shorten(&command)));
-                let read = match session.send_line(command.as_bytes()) {
-                    Ok(()) => session.read_line(timeout),
-                    Err(_) => LineRead::Closed { partial: Vec::new() },
+            Step::Send(_) | Step::Read => {
+                let read = match &step {
+                    Step::Send(command) => {
+                        log(format!("> {}", shorten(command)));
+                        match session.send_line(command.as_bytes()) {
+                            Ok(()) => session.read_line(timeout),
+                            Err(_) => LineRead::Closed { partial: Vec::new() },
+                        }
+                    }
+                    _ => session.read_line(timeout),
                 };
                 timeout = referee.answer_timeout();
                 let text;

@@ -162,6 +162,9 @@ pub struct Case {
     pub visibility: Visibility,
     /// How much of a failure students see (`disclosure` in the case file).
     pub disclosure: Disclosure,
+    /// A hidden case withheld from a student pack (`withheld = true`): it only holds the place and
+    /// the weight of a case of the real grading, and is never run.
+    pub withheld: bool,
     /// Whole program or one function through the driver.
     pub kind: CaseKind,
     /// Name of the build recipe whose executable runs this case.
@@ -355,6 +358,8 @@ struct CaseFile {
     visibility: Option<Visibility>,
     #[serde(default)]
     disclosure: Option<Disclosure>,
+    #[serde(default)]
+    withheld: Option<Spanned<bool>>,
     #[serde(default)]
     kind: Option<CaseKind>,
     #[serde(default)]
@@ -614,6 +619,7 @@ fn load_case(
         weight,
         visibility: file.visibility.unwrap_or(Visibility::Visible),
         disclosure: file.disclosure.unwrap_or_default(),
+        withheld: file.withheld.as_ref().is_some_and(|w| *w.get_ref()),
         kind: file.kind.unwrap_or(default_kind),
         build,
         compare,
@@ -623,6 +629,12 @@ fn load_case(
         env: file.env,
         referee: None,
     };
+    if let Some(withheld) = file.withheld.as_ref().filter(|w| *w.get_ref()) {
+        if case.visibility != Visibility::Hidden {
+            return Err(source.error_at(withheld.span(), "only a hidden case can be withheld"));
+        }
+        return Ok(case);
+    }
     if case.kind == CaseKind::Interactive {
         let invalid =
             |message: String| LoadError::Invalid { path: path.to_owned(), line: case.scenario_line, message };

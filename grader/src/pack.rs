@@ -384,12 +384,13 @@ fn placeholder(case: &Case) -> String {
     let category = toml::Value::String(case.category.clone());
     format!(
         "# A hidden case of the real grading, withheld from this pack: no input, no expected output,\n\
-         # never run by `grader check`. It is here so that every visible case is worth what it is\n\
+         # never run (`withheld = true`). It is here so that every visible case is worth what it is\n\
          # worth in the real grading, and the self-check can say what it leaves out.\n\
          title = \"Hidden case (withheld)\"\n\
          category = {category}\n\
          weight = {:?}\n\
-         visibility = \"hidden\"\n",
+         visibility = \"hidden\"\n\
+         withheld = true\n",
         case.weight
     )
 }
@@ -466,7 +467,6 @@ pub fn write_student_pack(
         let name = format!("{}-{n}", file_safe(&case.category));
         let base = staged.join(WITHHELD_DIR).join(name);
         write_file(&base.with_extension("toml"), placeholder(case).as_bytes())?;
-        write_file(&base.with_extension("stdout"), b"")?;
     }
     if let Some(common) = &common {
         copy_tree(common, &staged_cases.join("common"))?;
@@ -565,8 +565,11 @@ fn write_pack_readme(out: &Path) -> Result<(), PackError> {
          The hidden cases are not here. The real grading runs them too, so a self-check that passes\n\
          is not a grade: it tells what each visible case is worth and how many hidden cases and points\n\
          it leaves out (the placeholders in `cases/<id>/withheld/` hold only that).\n\n\
-         You need `grader` and what the assignment builds with (`gcc` for the C assignments). From the\n\
-         folder holding your submission's files:\n\n",
+         You need `grader` and what the assignment builds with (`gcc` for the C assignments, a JDK for\n\
+         Java). Install `grader` from the course's copy of its repository with a Rust toolchain\n\
+         (https://rustup.rs): `cargo install --locked --git <the course's grader repository> grader`,\n\
+         or use the binary your instructor publishes. Then, from the folder holding your\n\
+         submission's files:\n\n",
     );
     for id in &ids {
         let title = load::load_assignment(&cases, id).map(|a| a.title).unwrap_or_default();

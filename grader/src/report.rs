@@ -32,6 +32,10 @@ pub struct Report {
     /// Only the cases whose ids match these patterns were run (`--case`); empty: all of them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub only: Vec<String>,
+    /// The cases folder, as given (`grader-pack/cases`) or found: input files are named from it, and
+    /// the commands that run a case again pass it.
+    #[serde(default)]
+    pub cases_root: String,
     /// How the compilers and programs were contained.
     pub containment: Containment,
     /// Points earned over the automated categories.
@@ -238,7 +242,7 @@ pub struct GameProblem {
 /// first differed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct InputContext {
-    /// The `.stdin` file, relative to the cases folder (`trouble/game/capture.stdin`).
+    /// The `.stdin` file, relative to the report's cases folder (`trouble/game/capture.stdin`).
     pub path: String,
     /// Input lines read before the first difference (by a correct program), when known.
     pub consumed: Option<usize>,
@@ -246,7 +250,8 @@ pub struct InputContext {
     pub last: Vec<(usize, String)>,
 }
 
-/// Hidden cases as students see them: `hidden-1`, `hidden-2`... in case order.
+/// The title of a hidden case as students see it; its id becomes `<category>/hidden-<n>`, numbered
+/// in case order within its category.
 pub const HIDDEN_CASE_TITLE: &str = "hidden case";
 
 impl Report {
@@ -255,12 +260,13 @@ impl Report {
     /// Every student-facing format renders this view, never the full report.
     pub fn student_view(&self) -> Report {
         let mut view = self.clone();
-        let mut hidden = 0;
+        let mut hidden: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
         for case in &mut view.cases {
             let level = match case.visibility {
                 Visibility::Hidden => {
-                    hidden += 1;
-                    case.id = format!("hidden-{hidden}");
+                    let n = hidden.entry(case.category.clone()).or_insert(0);
+                    *n += 1;
+                    case.id = format!("{}/hidden-{n}", case.category);
                     case.title = HIDDEN_CASE_TITLE.to_owned();
                     Disclosure::Verdict
                 }
@@ -412,6 +418,7 @@ mod tests {
             submission: "s".into(),
             visible_only: false,
             only: Vec::new(),
+            cases_root: "cases".into(),
             containment: Containment::Full,
             score: 0.0,
             max_score: 0.0,
@@ -433,7 +440,7 @@ mod tests {
         let view = full.student_view();
         assert_eq!(view.cases[0], full.cases[0]);
         let hidden = &view.cases[1];
-        assert_eq!((hidden.id.as_str(), hidden.title.as_str()), ("hidden-1", HIDDEN_CASE_TITLE));
+        assert_eq!((hidden.id.as_str(), hidden.title.as_str()), ("moves/hidden-1", HIDDEN_CASE_TITLE));
         assert_eq!((hidden.status, hidden.score, hidden.max_score), (CaseStatus::Failed, 1.0, 2.0));
         let json = render_json(&Report { cases: vec![hidden.clone()], ..view.clone() });
         assert!(!json.contains("SECRET") && !json.contains("captures/secret"), "{json}");

@@ -232,6 +232,7 @@ mod tests {
             weight: 1.0,
             visibility: Visibility::Visible,
             disclosure: crate::load::Disclosure::Diff,
+            withheld: false,
             kind: CaseKind::Transcript,
             build: "program".into(),
             compare: CompareSpec {

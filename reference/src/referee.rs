@@ -24,6 +24,9 @@ pub enum Step {
     /// Send this line (without a line break) and wait for one answer. A command the program must end
     /// on (`quit`) is sent this way too: its answer is [`Answer::Ended`] when the program did.
     Send(String),
+    /// Read one more line for the same command, sending nothing: the last one was stray output that
+    /// the referee skips.
+    Read,
     /// The game is over; the program is stopped if it still runs.
     Done(GameOutcome),
 }

@@ -128,7 +128,7 @@ pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> 
         if let Some(note) = &case.note {
             let _ = writeln!(out, "  - {}", cell(note));
         }
-        if let Some(block) = crate::report::plain_first_difference(case, &report.assignment) {
+        if let Some(block) = crate::report::plain_first_difference(case, report) {
             out.push_str(&fenced(&block).lines().map(|l| format!("    {l}\n")).collect::<String>());
         }
     }

@@ -38,13 +38,13 @@ fn passed(case: &CaseReport) -> bool {
 }
 
 /// A visible case's output: what happened and where the output first differs.
-fn case_output(case: &CaseReport, assignment: &str) -> String {
+fn case_output(case: &CaseReport, report: &Report) -> String {
     let mut out = String::new();
     if let Some(note) = &case.note {
         out.push_str(note);
         out.push_str("\n\n");
     }
-    if let Some(block) = super::plain_first_difference(case, assignment) {
+    if let Some(block) = super::plain_first_difference(case, report) {
         out.push_str(&super::markdown_fence(&block));
     }
     out
@@ -60,20 +60,13 @@ pub fn render_gradescope(report: &Report) -> String {
         .map(|(i, case)| {
             let hidden = case.visibility == Visibility::Hidden;
             Test {
-                name: if hidden {
-                    format!("Hidden case ({})", case.category)
-                } else {
-                    format!("{}: {}", case.id, case.title)
-                },
+                // A hidden case's id is already `<category>/hidden-<n>` in the student view.
+                name: if hidden { case.id.clone() } else { format!("{}: {}", case.id, case.title) },
                 number: (i + 1).to_string(),
                 score: case.score,
                 max_score: case.max_score,
                 status: if passed(case) { "passed" } else { "failed" },
-                output: if hidden || passed(case) {
-                    String::new()
-                } else {
-                    case_output(case, &report.assignment)
-                },
+                output: if hidden || passed(case) { String::new() } else { case_output(case, report) },
                 output_format: "md",
                 tags: vec![case.category.clone()],
                 visibility: "visible",

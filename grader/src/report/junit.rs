@@ -155,21 +155,9 @@ fn common_case(report: &Report, case: &CaseReport, name: String, status: TestCas
     test_case
 }
 
-/// The name a hidden case goes by: its id and title say what it tests, so it is named by its category
-/// and its place among that category's hidden cases (`movePiece/hidden-2`), as Gradescope's is.
-pub(super) fn hidden_name(report: &Report, case: &CaseReport) -> String {
-    let place = report
-        .cases
-        .iter()
-        .filter(|c| c.category == case.category && c.visibility == Visibility::Hidden)
-        .position(|c| c.id == case.id)
-        .map_or(0, |i| i + 1);
-    format!("{}/hidden-{place}", case.category)
-}
-
 /// A hidden case: its verdict, category and points only.
 fn hidden_case(report: &Report, case: &CaseReport) -> TestCase {
-    common_case(report, case, xml_text(&hidden_name(report, case)), bare_status(case))
+    common_case(report, case, xml_text(&case.id), bare_status(case))
 }
 
 /// A visible case: for a failure, what happened and where the output first differs.
@@ -198,7 +186,7 @@ fn failure_body(report: &Report, case: &CaseReport) -> String {
         body.push_str(note);
         body.push('\n');
     }
-    if let Some(block) = super::plain_first_difference(case, &report.assignment) {
+    if let Some(block) = super::plain_first_difference(case, report) {
         body.push('\n');
         body.push_str(&block);
     }
@@ -308,6 +296,7 @@ mod tests {
         not_built.time_ms = None;
         Report {
             only: Vec::new(),
+            cases_root: "cases".into(),
             grader_version: "0.1.0".to_owned(),
             assignment: "demo".to_owned(),
             title: "Demo | <b>game</b>".to_owned(),

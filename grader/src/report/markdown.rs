@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::junit::{hidden_name, passed, status_word};
+use super::junit::{passed, status_word};
 use super::{BuildStatus, CaseReport, CaseStatus, Report};
 use crate::load::Visibility;
 use crate::run::Containment;
@@ -208,14 +208,14 @@ fn failing_parts(report: &Report) -> Vec<String> {
     }
     let (visible, hidden): (Vec<&CaseReport>, Vec<&CaseReport>) =
         failing.into_iter().partition(|c| c.visibility == Visibility::Visible);
-    parts.extend(visible.into_iter().map(|case| visible_failure(case, &report.assignment)));
+    parts.extend(visible.into_iter().map(|case| visible_failure(case, report)));
     if !hidden.is_empty() {
         let mut part = String::from("Hidden cases that lost points:\n\n");
         for case in hidden {
             let _ = writeln!(
                 part,
                 "- {}: {}, {:.2} / {:.2} points",
-                inline(&hidden_name(report, case)),
+                inline(&case.id),
                 status_word(case),
                 case.score,
                 case.max_score
@@ -229,7 +229,7 @@ fn failing_parts(report: &Report) -> Vec<String> {
 
 /// A visible failing case: its verdict, note, first difference, and its diff and standard error
 /// collapsed.
-fn visible_failure(case: &CaseReport, assignment: &str) -> String {
+fn visible_failure(case: &CaseReport, report: &Report) -> String {
     let mut part = format!("#### {}: {}\n\n", inline(&case.id), inline(&case.title));
     let _ = write!(part, "**{}**", verdict(case));
     let _ = writeln!(part, ", {:.2} / {:.2} points", case.score, case.max_score);
@@ -237,7 +237,7 @@ fn visible_failure(case: &CaseReport, assignment: &str) -> String {
         let _ = writeln!(part, "\n{}", inline(note));
     }
     part.push('\n');
-    if let Some(block) = super::plain_first_difference(case, assignment) {
+    if let Some(block) = super::plain_first_difference(case, report) {
         part.push_str(&fenced("text", &block));
         part.push('\n');
     }
@@ -356,14 +356,14 @@ pub fn render_github_annotations(report: &Report, max: usize) -> String {
     for case in failing.iter().take(max) {
         let points = format!("{}: {:.2} / {:.2} points", status_word(case), case.score, case.max_score);
         if case.visibility == Visibility::Hidden {
-            annotate(&mut out, "error", &hidden_name(report, case), &points);
+            annotate(&mut out, "error", &case.id, &points);
             continue;
         }
         let mut message = format!("{}\n{points}", case.title);
         if let Some(note) = &case.note {
             let _ = write!(message, "\n{note}");
         }
-        if let Some(block) = super::plain_first_difference(case, &report.assignment) {
+        if let Some(block) = super::plain_first_difference(case, report) {
             let _ = write!(message, "\n{}", block.trim_end());
         }
         annotate(&mut out, "error", &format!("{}: {}", case.id, status_word(case)), &message);
@@ -453,6 +453,7 @@ mod tests {
         crashed.signal = Some("SIGSEGV".to_owned());
         Report {
             only: Vec::new(),
+            cases_root: "cases".into(),
             grader_version: "0.1.0".to_owned(),
             assignment: "demo".to_owned(),
             title: "Demo | <b>game</b>".to_owned(),

@@ -178,7 +178,7 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
     }
     let with_diff = if diffs { MAX_DIFFS } else { 0 };
     for (i, case) in failing.iter().enumerate() {
-        render_case(&mut out, case, i < with_diff, diffs || verbose);
+        render_case(&mut out, case, i < with_diff, diffs || verbose, &report.cases_root);
     }
     if verbose {
         render_passed(&mut out, report);
@@ -186,14 +186,16 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
     if failing.iter().filter(|c| c.diff.is_some()).count() > with_diff && diffs {
         let _ = writeln!(
             out,
-            "{DIM}(diffs shown for the first {MAX_DIFFS} cases; all are in --format json){DIM:#}"
+            "{DIM}(diffs shown for the first {MAX_DIFFS} cases; `--case ID` runs one case and shows its diff){DIM:#}"
         );
     }
 
     let pending: f64 = report.pending.iter().map(|p| p.points).sum();
     render_run_summary(&mut out, report);
     let style = score_style(report.score, report.max_score);
-    if report.visible_only || !report.only.is_empty() {
+    // A grading that left cases out (a self-check, `--case`, a student pack's withheld cases) never
+    // claims a grade.
+    if report.visible_only || !report.only.is_empty() || report.hidden.is_some() {
         // A self-check never claims a grade: it says what it ran and what it left out.
         let _ = write!(
             out,
@@ -375,7 +377,8 @@ fn run_cost(case: &CaseReport) -> String {
     parts.join(", ")
 }
 
-fn render_case(out: &mut String, case: &CaseReport, diffs: bool, reproduce: bool) {
+fn render_case(out: &mut String, case: &CaseReport, diffs: bool, reproduce: bool, cases_root: &str) {
+    let root = shown_cases_root(cases_root);
     let (style, word) = status_word(case);
     let _ = writeln!(
         out,
@@ -412,19 +415,22 @@ fn render_case(out: &mut String, case: &CaseReport, diffs: bool, reproduce: bool
     if let Some(input) = &case.input {
         match input.consumed {
             Some(0) => {
-                let _ = writeln!(out, "     input: {} (nothing read yet)", input.path);
+                let _ = writeln!(out, "     input: {root}/{} (nothing read yet)", input.path);
             }
             Some(n) => {
                 let s = if n == 1 { "" } else { "s" };
-                let _ =
-                    writeln!(out, "     input: {} ({n} line{s} read by then; the last ones:)", input.path);
+                let _ = writeln!(
+                    out,
+                    "     input: {root}/{} ({n} line{s} read by then; the last ones:)",
+                    input.path
+                );
                 let width = input.last.last().map_or(1, |(n, _)| n.to_string().len());
                 for (n, line) in &input.last {
                     let _ = writeln!(out, "       {DIM}{n:>width$} |{DIM:#} {}", visible(line, false).text);
                 }
             }
             None => {
-                let _ = writeln!(out, "     input: {}", input.path);
+                let _ = writeln!(out, "     input: {root}/{}", input.path);
             }
         }
     }
@@ -449,10 +455,22 @@ fn render_case(out: &mut String, case: &CaseReport, diffs: bool, reproduce: bool
     }
 }
 
+/// The cases folder as a report names it to its reader: as given when relative (`grader-pack/cases`,
+/// the same on the reader's machine), else `cases` (an absolute folder of the grading machine means
+/// nothing to a student; a student pack keeps its cases in `cases/`).
+fn shown_cases_root(report_root: &str) -> &str {
+    if report_root.is_empty() || std::path::Path::new(report_root).is_absolute() {
+        "cases"
+    } else {
+        report_root.trim_end_matches('/')
+    }
+}
+
 /// A failing case's first difference as plain lines for a student (inside a Markdown code block):
 /// the two lines one above the other with the difference marked, the input read by then, and the
 /// command that runs the case again. `None` when there is nothing to show.
-pub fn plain_first_difference(case: &CaseReport, assignment: &str) -> Option<String> {
+pub fn plain_first_difference(case: &CaseReport, report: &Report) -> Option<String> {
+    let root = shown_cases_root(&report.cases_root);
     let mut out = String::new();
     if let Some(problem) = case.games.first() {
         let _ = writeln!(out, "game {}: {}", problem.game, problem.problem);
@@ -485,17 +503,20 @@ pub fn plain_first_difference(case: &CaseReport, assignment: &str) -> Option<Str
         match input.consumed {
             Some(n) if n > 0 => {
                 let s = if n == 1 { "" } else { "s" };
-                let _ = writeln!(out, "input: {} ({n} line{s} read by then; the last ones:)", input.path);
+                let _ =
+                    writeln!(out, "input: {root}/{} ({n} line{s} read by then; the last ones:)", input.path);
                 let width = input.last.last().map_or(1, |(n, _)| n.to_string().len());
                 for (n, line) in &input.last {
                     let _ = writeln!(out, "  {n:>width$} | {}", visible(line, false).text);
                 }
             }
             _ => {
-                let _ = writeln!(out, "input: {}", input.path);
+                let _ = writeln!(out, "input: {root}/{}", input.path);
             }
         }
-        let _ = writeln!(out, "run it again: grader check -a {assignment} --case {} .", case.id);
+        let cases = if root == "cases" { String::new() } else { format!("--cases {root} ") };
+        let _ =
+            writeln!(out, "run it again: grader {cases}check -a {} --case {} .", report.assignment, case.id);
     }
     (!out.is_empty()).then_some(out)
 }
