@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 
 pub mod backgammon;
+pub mod backgammon_ai;
 pub mod checkers;
 pub mod console;
 pub mod driver;

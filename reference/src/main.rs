@@ -48,6 +48,15 @@ enum Command {
         #[arg(long)]
         seed: Option<u32>,
     },
+    /// The backgammon AI: with `--protocol`, answers the grading protocol on stdin/stdout as a
+    /// correct submission does.
+    ///
+    /// The protocol is in shared/specs/backgammon-ai.md; the AI is the one-ply player.
+    BackgammonAi {
+        /// Speak the line protocol (`new`, `roll`, `play`, `go`, `position`, `result`, `quit`).
+        #[arg(long)]
+        protocol: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -84,6 +93,16 @@ fn main_impl(cli: Cli) -> ExitCode {
                 .map_err(|e| (EXIT_INTERNAL, e.to_string()))
         }),
         Command::Backgammon { driver: true, .. } => run_driver::<driver::Driver>(&mut input, &mut output),
+        Command::BackgammonAi { protocol: true } => {
+            reference::backgammon_ai::protocol::run_protocol(&mut input, &mut output)
+                .map_err(|e| (EXIT_INTERNAL, e.to_string()))
+        }
+        Command::BackgammonAi { protocol: false } => Err((
+            EXIT_USAGE,
+            "backgammon-ai has no console program; run `reference backgammon-ai --protocol` and type \
+             protocol commands (new black, roll white 3 1, play 1/4 12/13, go, position, result, quit)"
+                .to_owned(),
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
