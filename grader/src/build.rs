@@ -322,6 +322,12 @@ pub fn build(
         Ok(vec![Mount::read_only(dir)])
     };
 
+    // What the machine lacks is said first: a missing JDK is not a student's build error.
+    for program in &recipe.requires {
+        which::which(program).map_err(|source| BuildError::NotFound { program: program.clone(), source })?;
+    }
+    run_argv(&final_dir)?;
+
     if let Ok(text) = std::fs::read_to_string(&entry_path) {
         if let Ok(entry) = serde_json::from_str::<CacheEntry>(&text) {
             return Ok(Build {

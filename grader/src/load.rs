@@ -116,6 +116,10 @@ pub struct BuildRecipe {
     pub env: BTreeMap<String, String>,
     /// Limits of each compiler command ([`Limits::compiler`] unless the recipe sets `limits`).
     pub limits: Limits,
+    /// Programs the recipe needs on PATH besides its commands' own (`javac` inside a build script):
+    /// a missing one is the grading machine's problem, said before anything is built, never a
+    /// build error of the student's.
+    pub requires: Vec<String>,
 }
 
 /// A run made once per grading to learn something about the submission and show it in the report,
@@ -284,6 +288,8 @@ struct BuildFile {
     env: BTreeMap<String, String>,
     #[serde(default)]
     limits: LimitsFile,
+    #[serde(default)]
+    requires: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -449,7 +455,14 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
     let mut builds: BTreeMap<String, BuildRecipe> = BTreeMap::new();
     for (name, b) in file.builds {
         let limits = limits_from(&source, &LimitsFile::default(), &b.limits, &Limits::compiler())?;
-        let recipe = BuildRecipe { name: name.clone(), commands: b.commands, run: b.run, env: b.env, limits };
+        let recipe = BuildRecipe {
+            name: name.clone(),
+            commands: b.commands,
+            run: b.run,
+            env: b.env,
+            limits,
+            requires: b.requires,
+        };
         builds.insert(name, recipe);
     }
     for recipe in builds.values() {

@@ -532,3 +532,39 @@ fn blocking_is_graded_apart_from_elimination() {
 fn the_turkish_draughts_defect_cost_table_is_true() {
     check_defect_table("turkish-draughts");
 }
+
+#[test]
+fn the_correct_backgammon_ai_submission_plays_every_game_legally_and_its_strength_has_an_interval() {
+    let report = grade_fixture("backgammon-ai", "correct");
+    assert_eq!(report.builds[0].status, BuildStatus::Ok, "{}", plain_text(&report));
+    for category in report.categories.iter().filter(|c| c.id != "strength") {
+        assert_eq!(category.score, category.max_score, "{}: {}", category.id, plain_text(&report));
+    }
+    let strength = report.cases.iter().find(|c| c.category == "strength").unwrap();
+    let note = strength.note.as_deref().unwrap();
+    assert!(note.contains("against the random player") && note.contains("95% interval"), "{note}");
+    assert!(strength.score > 0.0, "a heuristic AI beats the random player: {note}");
+}
+
+#[test]
+fn each_backgammon_ai_bug_loses_points_exactly_in_its_categories() {
+    check_bugs(
+        "backgammon-ai",
+        &[
+            ("bug-accepts-illegal", &["illegal-plays"]),
+            ("bug-bear-off-outside", &["legal-play"]),
+            // A crash in every game leaves no game whole: what needs whole games loses them.
+            ("bug-crash-midgame", &["protocol", "results", "strength"]),
+            ("bug-debug-stdout", &["protocol"]),
+            ("bug-doubles-two-moves", &["legal-play"]),
+            ("bug-no-gammons", &["results"]),
+            ("bug-position-drift", &["protocol"]),
+            ("bug-slow", &["protocol"]),
+        ],
+    );
+}
+
+#[test]
+fn the_backgammon_ai_defect_cost_table_is_true() {
+    check_defect_table("backgammon-ai");
+}

@@ -92,7 +92,13 @@ pub trait Solution: Sync {
 
 /// Every assignment the reference solves.
 pub fn solutions() -> &'static [&'static dyn Solution] {
-    &[&trouble::Trouble, &backgammon::Backgammon, &checkers::Checkers, &turkish_draughts::TurkishDraughts]
+    &[
+        &trouble::Trouble,
+        &backgammon::Backgammon,
+        &checkers::Checkers,
+        &turkish_draughts::TurkishDraughts,
+        &backgammon_ai::BackgammonAi,
+    ]
 }
 
 /// The solution of the assignment with this id, if the reference has one.

@@ -36,8 +36,23 @@ pub fn cache() -> BuildCache {
     BuildCache::new(CACHE.get_or_init(|| tempfile::tempdir().unwrap()).path())
 }
 
-/// Grades `fixtures/<assignment>/<name>` on every case.
+/// Grades `fixtures/<assignment>/<name>` on every case, once per test binary: the tests that look at
+/// the same fixture (its bug's categories, the defect table, the formats) share the grading.
 pub fn grade_fixture(assignment_id: &str, name: &str) -> Report {
+    type Gradings =
+        std::sync::Mutex<std::collections::HashMap<(String, String), std::sync::Arc<OnceLock<Report>>>>;
+    static GRADINGS: OnceLock<Gradings> = OnceLock::new();
+    let slot = GRADINGS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap()
+        .entry((assignment_id.to_owned(), name.to_owned()))
+        .or_default()
+        .clone();
+    slot.get_or_init(|| grade_fixture_now(assignment_id, name)).clone()
+}
+
+fn grade_fixture_now(assignment_id: &str, name: &str) -> Report {
     let options = GradeOptions::new(cache());
     // A path relative to the repository keeps the snapshots free of this machine's folders.
     let path = PathBuf::from("fixtures").join(assignment_id).join(name);
@@ -102,12 +117,20 @@ pub fn all_fixtures(assignment_id: &str) -> Vec<String> {
 /// `/* does not compile: ... */`).
 pub fn fixture_description(assignment_id: &str, name: &str) -> String {
     let dir = repo().join("fixtures").join(assignment_id).join(name);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
+    // Java fixtures keep their sources in a tree and open one with a `// bug: ...` line.
+    let files = walkdir::WalkDir::new(&dir)
+        .sort_by_file_name()
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file());
     for file in files {
-        let text = std::fs::read_to_string(&file).unwrap_or_default();
-        let Some(rest) = text.strip_prefix("/* ") else { continue };
-        let Some((comment, _)) = rest.split_once("*/") else { continue };
+        let text = std::fs::read_to_string(file.path()).unwrap_or_default();
+        let comment = match (text.strip_prefix("/* "), text.strip_prefix("// ")) {
+            (Some(rest), _) => rest.split_once("*/").map(|(comment, _)| comment),
+            (None, Some(rest)) => rest.lines().next(),
+            (None, None) => None,
+        };
+        let Some(comment) = comment else { continue };
         if let Some((kind, what)) = comment.split_once(": ") {
             if ["bug", "trivia", "variant", "other version", "does not compile"].contains(&kind) {
                 let what = what.split_whitespace().collect::<Vec<_>>().join(" ");

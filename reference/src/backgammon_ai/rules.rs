@@ -499,6 +499,31 @@ impl Position {
         Some((self.moved(colour, from, to), mv))
     }
 
+    /// The position after `colour`'s checker moves as written, whatever the dice and the rules, as long
+    /// as each moves a checker of `colour` that is there onto a point it can share (not one held by two
+    /// or more opposing checkers); a lone opposing checker is hit. `None` otherwise. What a program that
+    /// played an illegal move now believes, so that a game can go on in its world.
+    pub fn apply_unchecked(&self, colour: Colour, moves: &[CheckerMove]) -> Option<Position> {
+        let mut position = *self;
+        for mv in moves {
+            let from = mv.from.own(colour)?;
+            let to = mv.to.own(colour)?;
+            let there = if from == BAR { position.bar(colour) } else { position.mine(colour, from) };
+            if from == 0 || to == BAR || there == 0 || (to != 0 && position.theirs(colour, to) >= 2) {
+                return None;
+            }
+            position = position.moved(colour, from, to);
+        }
+        Some(position)
+    }
+
+    /// The positions one checker move of `colour` with `die` reaches on its own (the bar rule kept),
+    /// with the move: what a program that ignores the rules of whole plays would consider.
+    pub fn single_moves(&self, colour: Colour, die: u8) -> Vec<(Position, CheckerMove)> {
+        let steps = self.steps(colour, die);
+        steps.items[..steps.len].to_vec()
+    }
+
     /// Every position one checker move of `colour` with `die` reaches, with the move: from the bar
     /// when a checker is there, else from each occupied point, furthest back first.
     fn steps(&self, colour: Colour, die: u8) -> Steps {
