@@ -66,7 +66,8 @@ enum Command {
         /// Exit with status 1 when the score is below this percentage (0 to 100) of the automated points.
         #[arg(long, value_name = "PERCENT", value_parser = parse_percent)]
         fail_under: Option<f64>,
-        /// Build cache folder (default: `$GRADER_CACHE_DIR`, else `~/.cache/grader`).
+        /// Build cache folder (default: `$GRADER_CACHE_DIR`, else `/var/cache/grader` for root, else
+        /// `~/.cache/grader`).
         #[arg(long, value_name = "DIR")]
         cache_dir: Option<PathBuf>,
         /// Render only what a student may see (hidden cases by verdict and points; each visible case as
@@ -114,7 +115,8 @@ enum Command {
         /// Re-grade every student, even those whose record is up to date.
         #[arg(long)]
         force: bool,
-        /// Build cache folder (default: `$GRADER_CACHE_DIR`, else `~/.cache/grader`).
+        /// Build cache folder (default: `$GRADER_CACHE_DIR`, else `/var/cache/grader` for root, else
+        /// `~/.cache/grader`).
         #[arg(long, value_name = "DIR")]
         cache_dir: Option<PathBuf>,
     },

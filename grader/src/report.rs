@@ -306,6 +306,20 @@ impl Report {
     }
 }
 
+/// `text` cut to at most `max` bytes on a character boundary, with a marker saying how much was cut.
+pub(crate) fn bounded(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_owned();
+    }
+    let marker = |cut: usize| format!("\n[... cut: {cut} more bytes; the JSON report has them]");
+    // Room for the longest marker, so that text and marker together stay within `max`.
+    let mut end = max.saturating_sub(marker(text.len()).len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{}", &text[..end], marker(text.len() - end))
+}
+
 /// A Markdown fenced code block holding `text`, with a fence longer than any run of backticks in it.
 pub fn markdown_fence(text: &str) -> String {
     let mut longest = 0;

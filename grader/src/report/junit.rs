@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use quick_junit::{NonSuccessKind, Property, TestCase, TestCaseStatus, TestSuite};
 
-use super::{BuildStatus, CaseReport, CaseStatus, Report};
+use super::{bounded, BuildStatus, CaseReport, CaseStatus, Report};
 use crate::load::Visibility;
 
 /// Bytes of text kept per case (failure body and standard error together): a CI page with a hundred
@@ -218,20 +218,6 @@ fn failed_build_logs<'r>(report: &'r Report, case: &CaseReport) -> Vec<&'r str> 
         }
     }
     logs
-}
-
-/// `text` cut to at most `max` bytes on a character boundary, with a marker saying how much was cut.
-fn bounded(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let marker = |cut: usize| format!("\n[... cut: {cut} more bytes; the JSON report has them]");
-    // Room for the longest marker, so that text and marker together stay within `max`.
-    let mut end = max.saturating_sub(marker(text.len()).len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}{}", &text[..end], marker(text.len() - end))
 }
 
 /// `text` with every character XML 1.0 forbids, and every other control character but tab and line

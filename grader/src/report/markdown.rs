@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::junit::{passed, status_word};
-use super::{BuildStatus, CaseReport, CaseStatus, Report};
+use super::{bounded, BuildStatus, CaseReport, CaseStatus, Report};
 use crate::load::Visibility;
 use crate::run::Containment;
 
@@ -321,20 +321,6 @@ fn visible_controls(text: &str) -> String {
         }
     }
     out
-}
-
-/// `text` cut to at most `max` bytes on a character boundary, with a line saying how much was cut.
-fn bounded(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let marker = |cut: usize| format!("\n[... cut: {cut} more bytes; the JSON report has them]");
-    // Room for the longest marker, so that text and marker together stay within `max`.
-    let mut end = max.saturating_sub(marker(text.len()).len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}{}", &text[..end], marker(text.len() - end))
 }
 
 /// Renders GitHub workflow commands for a report: an `::error` per failed build, an `::error` for
