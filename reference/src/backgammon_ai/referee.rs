@@ -277,7 +277,7 @@ struct BackgammonGame {
     first_roll: Option<(u8, u8)>,
     turns: u32,
     situations_left: u32,
-    /// The situation steered into for the AI's current roll, if any.
+    /// Whether the AI's current roll was steered into the case's situation (its move is judged).
     judging: bool,
     queue: VecDeque<(String, Expect)>,
     waiting: Option<(String, Expect)>,
@@ -765,7 +765,7 @@ fn is_situation(position: &Position, colour: Colour, dice: (u8, u8), situation: 
                 && !tempts_bearing_off(position, colour, dice)
                 && most == 1
                 && legal_plays(position, colour, (low, low)).iter().any(|p| !p.moves.is_empty())
-                && plays.iter().all(|p| single_die(position, colour, &p.moves) == Some(high))
+                && plays.iter().all(|p| single_die(colour, &p.moves) == Some(high))
         }
         Situation::BearOffLarger => {
             high != low
@@ -787,7 +787,7 @@ fn is_situation(position: &Position, colour: Colour, dice: (u8, u8), situation: 
 }
 
 /// The die a one-move play uses.
-fn single_die(position: &Position, colour: Colour, moves: &[CheckerMove]) -> Option<u8> {
+fn single_die(colour: Colour, moves: &[CheckerMove]) -> Option<u8> {
     let [only] = moves else { return None };
     let from = match only.from {
         Point::Bar => 25,
@@ -799,7 +799,6 @@ fn single_die(position: &Position, colour: Colour, moves: &[CheckerMove]) -> Opt
         Point::Board(p) => own(colour, p),
         Point::Bar => return None,
     };
-    let _ = position;
     // A bear-off with a larger die is not exact; the die used is then at least the distance.
     Some(from - to)
 }
