@@ -16,7 +16,7 @@ pub use html::render_class_html;
 pub use summary::render_summary;
 
 use crate::load::{Assignment, Visibility};
-use crate::report::{CaseStatus, Report};
+use crate::report::Report;
 
 /// Where a student's files go inside a batch's output folder: `students/<id>/`.
 pub const STUDENTS_DIR: &str = "students";
@@ -157,7 +157,7 @@ impl Record {
             .iter()
             .map(|c| CaseOutcome {
                 id: c.id.clone(),
-                passed: c.status == CaseStatus::Passed && c.score >= c.max_score,
+                passed: c.full_marks(),
                 status: serde_json::to_value(c.status)
                     .ok()
                     .and_then(|v| v.as_str().map(str::to_owned))

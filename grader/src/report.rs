@@ -59,7 +59,14 @@ pub struct Report {
 impl Report {
     /// Every case earned all its points.
     pub fn all_passed(&self) -> bool {
-        self.cases.iter().all(|c| c.status == CaseStatus::Passed && c.score >= c.max_score)
+        self.cases.iter().all(CaseReport::full_marks)
+    }
+}
+
+impl CaseReport {
+    /// The case passed with every point (not a presentation error or partial credit).
+    pub fn full_marks(&self) -> bool {
+        self.status == CaseStatus::Passed && self.score >= self.max_score
     }
 }
 

@@ -98,7 +98,7 @@ pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> 
     // Passing cases are counted per category, not listed: what a student reads is what to fix.
     for category in &report.categories {
         let of: Vec<_> = report.cases.iter().filter(|c| c.category == category.id).collect();
-        let passed = of.iter().filter(|c| c.status == CaseStatus::Passed && c.score >= c.max_score).count();
+        let passed = of.iter().filter(|c| c.full_marks()).count();
         let _ = writeln!(out, "- {}: {passed} of {} cases passed", cell(&category.title), of.len());
     }
     if !failing.is_empty() {

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::{CaseReport, CaseStatus, Report};
+use super::{CaseReport, Report};
 use crate::load::Visibility;
 
 /// Gradescope's `results.json`.
@@ -31,10 +31,6 @@ struct Test {
     output_format: &'static str,
     tags: Vec<String>,
     visibility: &'static str,
-}
-
-fn passed(case: &CaseReport) -> bool {
-    case.status == CaseStatus::Passed && case.score >= case.max_score
 }
 
 /// A visible case's output: what happened and where the output first differs.
@@ -65,8 +61,8 @@ pub fn render_gradescope(report: &Report) -> String {
                 number: (i + 1).to_string(),
                 score: case.score,
                 max_score: case.max_score,
-                status: if passed(case) { "passed" } else { "failed" },
-                output: if hidden || passed(case) { String::new() } else { case_output(case, report) },
+                status: if case.full_marks() { "passed" } else { "failed" },
+                output: if hidden || case.full_marks() { String::new() } else { case_output(case, report) },
                 output_format: "md",
                 tags: vec![case.category.clone()],
                 visibility: "visible",

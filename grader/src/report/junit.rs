@@ -78,11 +78,6 @@ fn category_suite(report: &Report, category: &str) -> TestSuite {
     suite
 }
 
-/// A case earned all its points.
-pub(super) fn passed(case: &CaseReport) -> bool {
-    case.status == CaseStatus::Passed && case.score >= case.max_score
-}
-
 /// Points as written everywhere in this report: two decimals.
 fn points(value: f64) -> String {
     format!("{value:.2}")
@@ -91,7 +86,7 @@ fn points(value: f64) -> String {
 /// One word (or two) for a status; `partial` for a match that kept only part of the points.
 pub(super) fn status_word(case: &CaseReport) -> &'static str {
     match case.status {
-        CaseStatus::Passed if passed(case) => "passed",
+        CaseStatus::Passed if case.full_marks() => "passed",
         CaseStatus::Passed => "partial",
         CaseStatus::Failed => "failed",
         CaseStatus::Timeout => "timed out",
@@ -119,7 +114,7 @@ fn status_type(case: &CaseReport) -> &'static str {
 
 /// The test case's status with no text but the verdict and the points.
 fn bare_status(case: &CaseReport) -> TestCaseStatus {
-    if passed(case) {
+    if case.full_marks() {
         return TestCaseStatus::success();
     }
     // A build error or the grader's own failure is not a wrong answer: JUnit's `error`.
@@ -164,7 +159,7 @@ fn hidden_case(report: &Report, case: &CaseReport) -> TestCase {
 fn visible_case(report: &Report, case: &CaseReport) -> TestCase {
     let mut status = bare_status(case);
     let mut stderr = None;
-    if !passed(case) {
+    if !case.full_marks() {
         let kept_stderr = case.stderr.as_deref().map(|s| bounded(&xml_text(s), MAX_CASE_STDERR));
         let stderr_len = kept_stderr.as_ref().map_or(0, String::len);
         status.set_description(bounded(&failure_body(report, case), MAX_CASE_BODY - stderr_len));

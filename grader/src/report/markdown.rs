@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use super::junit::{passed, status_word};
+use super::junit::status_word;
 use super::{bounded, BuildStatus, CaseReport, CaseStatus, Report};
 use crate::load::Visibility;
 use crate::run::Containment;
@@ -178,7 +178,7 @@ fn build_parts(report: &Report) -> Vec<String> {
 /// The failing cases: those a build kept from running in one line per reason, each visible failure
 /// with its note, first difference and diff, then the hidden ones by verdict and points.
 fn failing_parts(report: &Report) -> Vec<String> {
-    let failing: Vec<&CaseReport> = report.cases.iter().filter(|c| !passed(c)).collect();
+    let failing: Vec<&CaseReport> = report.cases.iter().filter(|c| !c.full_marks()).collect();
     if failing.is_empty() {
         return Vec::new();
     }
@@ -338,7 +338,7 @@ pub fn render_github_annotations(report: &Report, max: usize) -> String {
         }
     }
     let failing: Vec<&CaseReport> =
-        report.cases.iter().filter(|c| !passed(c) && c.status != CaseStatus::BuildError).collect();
+        report.cases.iter().filter(|c| !c.full_marks() && c.status != CaseStatus::BuildError).collect();
     for case in failing.iter().take(max) {
         let points = format!("{}: {:.2} / {:.2} points", status_word(case), case.score, case.max_score);
         if case.visibility == Visibility::Hidden {

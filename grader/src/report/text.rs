@@ -293,7 +293,7 @@ fn score_style(score: f64, max: f64) -> Style {
 
 fn status_word(case: &CaseReport) -> (Style, &'static str) {
     match case.status {
-        CaseStatus::Passed if case.score >= case.max_score => (PASS, "PASS"),
+        CaseStatus::Passed if case.full_marks() => (PASS, "PASS"),
         CaseStatus::Passed => (PARTIAL, "PART"),
         CaseStatus::Failed => (FAIL, "FAIL"),
         CaseStatus::Timeout => (FAIL, "TIME"),
@@ -326,8 +326,7 @@ fn render_run_summary(out: &mut String, report: &Report) {
     if ran.is_empty() {
         return;
     }
-    let passed =
-        report.cases.iter().filter(|c| c.status == CaseStatus::Passed && c.score >= c.max_score).count();
+    let passed = report.cases.iter().filter(|c| c.full_marks()).count();
     let cpu: u64 = ran.iter().filter_map(|c| c.cpu_ms).sum();
     let _ = write!(
         out,
@@ -343,8 +342,7 @@ fn render_run_summary(out: &mut String, report: &Report) {
 
 /// `--verbose`: the passing cases too, with what each run cost.
 fn render_passed(out: &mut String, report: &Report) {
-    let passed: Vec<&CaseReport> =
-        report.cases.iter().filter(|c| c.status == CaseStatus::Passed && c.score >= c.max_score).collect();
+    let passed: Vec<&CaseReport> = report.cases.iter().filter(|c| c.full_marks()).collect();
     if passed.is_empty() {
         return;
     }

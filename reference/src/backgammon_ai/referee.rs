@@ -12,7 +12,7 @@ use std::time::Duration;
 use crate::referee::{wilson_interval, Answer, Game, GameOutcome, Match, MatchScore, Step};
 use crate::ScenarioError;
 
-use super::players::{evaluate, opening_roll, OnePlyPlayer, Player, RandomPlayer, Rng};
+use super::players::{opening_roll, OnePlyPlayer, Player, RandomPlayer, Rng};
 use super::rules::{
     check_play, format_play, game_result, legal_plays, parse_play, CheckerMove, Colour, Point, Position,
 };
@@ -173,21 +173,22 @@ impl Match for BackgammonMatch {
 
     fn score(&self, outcomes: &[GameOutcome]) -> MatchScore {
         let sum = |counter: &str| -> u32 { outcomes.iter().map(|o| o.count(counter)).sum() };
-        let share = |good: u32, all: u32| if all == 0 { 1.0 } else { f64::from(good) / f64::from(all) };
+        // A share of what was judged; when nothing was, `none`: checks that never came up charge
+        // nothing (1), a case whose every game was left out cannot vouch for the program (0).
+        let share =
+            |good: u32, all: u32, none: f64| if all == 0 { none } else { f64::from(good) / f64::from(all) };
         let clean = outcomes.iter().filter(|o| o.problem.is_none()).count() as u32;
         let games = outcomes.len() as u32;
         let judged_games = games - sum("left_out");
-        // Nothing observed earns nothing: a case whose every game was left out cannot vouch for it.
-        let share_of = |good: u32, all: u32| if all == 0 { 0.0 } else { f64::from(good) / f64::from(all) };
         match self.focus {
             Focus::Starts => MatchScore {
-                credit: share(clean, games),
+                credit: share(clean, games, 0.0),
                 summary: format!("{clean} of {games} starts answered `new` and ended at `quit`"),
             },
             Focus::Protocol => MatchScore {
-                credit: share_of(clean, judged_games),
+                credit: share(clean, judged_games, 0.0),
                 summary: format!(
-                    "{clean} of {games} games with every answer in shape and in time, and every position right \
+                    "{clean} of {judged_games} games with every answer in shape and in time, and every position right \
                      ({} positions compared)",
                     sum("positions")
                 ),
@@ -195,14 +196,14 @@ impl Match for BackgammonMatch {
             Focus::Legal(_) => {
                 let (judged, legal) = (sum("situations"), sum("legal"));
                 MatchScore {
-                    credit: share(legal, judged),
+                    credit: share(legal, judged, 1.0),
                     summary: format!("{legal} of {judged} moves of the AI legal in the situations played"),
                 }
             }
             Focus::Illegal => {
                 let (checks, right) = (sum("checks"), sum("right"));
                 MatchScore {
-                    credit: share(right, checks),
+                    credit: share(right, checks, 1.0),
                     summary: format!(
                         "{right} of {checks} plays of the grader judged right (illegal ones refused, legal ones \
                          accepted)"
@@ -212,23 +213,22 @@ impl Match for BackgammonMatch {
             Focus::Results => {
                 let (checked, right) = (sum("results"), sum("results_right"));
                 MatchScore {
-                    credit: share_of(right, checked),
+                    credit: share(right, checked, 0.0),
                     summary: format!("{right} of {checked} game results right"),
                 }
             }
             Focus::Strength => {
                 let (counted, won) = (sum("counted"), sum("won"));
-                let rate = share(won, counted.max(1));
-                let credit = ((rate - STRENGTH_ZERO) / (STRENGTH_FULL - STRENGTH_ZERO)).clamp(0.0, 1.0);
+                let rate = share(won, counted, 0.0);
                 let (low, high) = wilson_interval(won, counted);
                 let left_out = games - counted;
                 let left_out = if left_out > 0 {
-                    format!("; {left_out} games left out (an illegal move or a failure, charged elsewhere)")
+                    format!("; {left_out} games left out (the program failed in them: graded by the protocol case)")
                 } else {
                     String::new()
                 };
                 MatchScore {
-                    credit: if counted == 0 { 0.0 } else { credit },
+                    credit: ((rate - STRENGTH_ZERO) / (STRENGTH_FULL - STRENGTH_ZERO)).clamp(0.0, 1.0),
                     summary: format!(
                         "won {won} of {counted} games against the random player: {:.0}% (95% interval {:.0}%-{:.0}%; \
                          full marks from {:.0}%){left_out}",
@@ -419,20 +419,11 @@ impl BackgammonGame {
         let candidates: Vec<(u8, u8)> = match (self.focus, colour == self.ai) {
             (Focus::Legal(Situation::Any), _) => Vec::new(),
             (Focus::Legal(situation), true) => {
-                let mut steered: Vec<(u8, u8)> = all
+                let steered: Vec<(u8, u8)> = all
                     .iter()
                     .copied()
                     .filter(|&d| is_situation(&self.position, colour, d, situation))
                     .collect();
-                // Where a wrong play would look better than the right one, a wrong rule shows.
-                let tempting: Vec<(u8, u8)> = steered
-                    .iter()
-                    .copied()
-                    .filter(|&d| wrong_play_tempts(&self.position, colour, d))
-                    .collect();
-                if !tempting.is_empty() {
-                    steered = tempting;
-                }
                 self.judging = !steered.is_empty();
                 if steered.is_empty() {
                     plain_rolls(&self.position, colour)
@@ -504,11 +495,10 @@ impl BackgammonGame {
         let sample = plays.iter().cycle().skip(start).take(plays.len().min(STEERING_SAMPLE));
         let best = sample
             .map(|play| {
-                let odds: usize = all_rolls()
+                let odds = all_rolls()
                     .into_iter()
                     .filter(|&d| is_situation(&play.result, target, d, situation))
-                    .map(|d| if wrong_play_tempts(&play.result, target, d) { 10 } else { 1 })
-                    .sum();
+                    .count();
                 (odds, play)
             })
             .max_by_key(|(odds, _)| *odds)
@@ -735,19 +725,6 @@ fn plain_rolls(position: &Position, colour: Colour) -> Vec<(u8, u8)> {
 /// board: where a program with that rule wrong goes astray.
 fn tempts_bearing_off(position: &Position, colour: Colour, dice: (u8, u8)) -> bool {
     !position.all_home(colour) && home_points(position, colour).iter().any(|&p| p == dice.0 || p == dice.1)
-}
-
-/// Whether, in a roll where only the higher die may be played, the lower die alone reaches a position
-/// that the reference's evaluation prefers to every legal play: a program that ignores the higher-die
-/// rule then plays the lower. (Other rolls: false.)
-fn wrong_play_tempts(position: &Position, colour: Colour, dice: (u8, u8)) -> bool {
-    if !is_situation(position, colour, dice, Situation::HigherDie) {
-        return false;
-    }
-    let legal = legal_plays(position, colour, dice);
-    let best = legal.iter().map(|p| evaluate(&p.result, colour)).fold(f64::NEG_INFINITY, f64::max);
-    let low = dice.0.min(dice.1);
-    position.single_moves(colour, low).iter().any(|(result, _)| evaluate(result, colour) > best)
 }
 
 /// Whether `dice` put `colour` in `situation`.

@@ -517,13 +517,6 @@ impl Position {
         Some(position)
     }
 
-    /// The positions one checker move of `colour` with `die` reaches on its own (the bar rule kept),
-    /// with the move: what a program that ignores the rules of whole plays would consider.
-    pub fn single_moves(&self, colour: Colour, die: u8) -> Vec<(Position, CheckerMove)> {
-        let steps = self.steps(colour, die);
-        steps.items[..steps.len].to_vec()
-    }
-
     /// Every position one checker move of `colour` with `die` reaches, with the move: from the bar
     /// when a checker is there, else from each occupied point, furthest back first.
     fn steps(&self, colour: Colour, die: u8) -> Steps {
