@@ -87,6 +87,7 @@ fn a_correct_program_gets_full_credit_in_every_case() {
         "focus = \"legal\"\nsituation = \"bear-in\"\ngames = 1\nseed = 26",
         "focus = \"legal\"\nsituation = \"enter\"\ngames = 1\nseed = 27",
         "focus = \"illegal\"\ngames = 2\nsituations = 6\nseed = 31",
+        "focus = \"cube\"\ngames = 2\nseed = 61",
         "focus = \"results\"\ngames = 2\nseed = 41",
         "focus = \"strength\"\ngames = 6\nseed = 51",
     ] {

@@ -12,32 +12,60 @@
 //! - Turn order is not policed beyond the colour named in `roll`: `play` needs the last `roll` to be
 //!   the grader's colour, `go` the AI's, and each uses those dice up.
 //! - The cube: the AI never doubles (`double?` is `no`) and always takes (`double` is `take`, the
-//!   cube's value doubles and multiplies the points of `result`).
+//!   cube's value doubles and multiplies the points of `result`). After a drop (other policies, for
+//!   the referee's tests) the doubler has won a `single` game worth the cube before the double.
 
 use std::io::{self, BufRead, Write};
 
 use super::players::{OnePlyPlayer, Player};
 use super::rules::{check_play, format_play, game_result, parse_play, Colour, Position};
 
+/// How the AI handles the doubling cube. The reference is [`CubePolicy::Takes`]; the others play
+/// the referee's cube case from the other sides in tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CubePolicy {
+    /// Never doubles, always takes.
+    Takes,
+    /// Doubles whenever it may, always takes.
+    Doubles,
+    /// Never doubles, always drops.
+    Drops,
+}
+
 /// The state of one protocol session.
 #[derive(Debug, Clone)]
-struct Session {
+pub(crate) struct Session {
     position: Position,
     /// The AI's colour, once `new` has been seen.
     ai: Option<Colour>,
     /// The colour and dice of the last `roll` not yet played.
     roll: Option<(Colour, (u8, u8))>,
     cube: u32,
+    cube_policy: CubePolicy,
+    /// The winner of a game ended by a dropped double.
+    dropped: Option<Colour>,
     player: OnePlyPlayer,
 }
 
 impl Session {
-    fn new() -> Self {
-        Self { position: Position::start(), ai: None, roll: None, cube: 1, player: OnePlyPlayer }
+    pub(crate) fn new() -> Self {
+        Self::with_cube_policy(CubePolicy::Takes)
+    }
+
+    pub(crate) fn with_cube_policy(cube_policy: CubePolicy) -> Self {
+        Self {
+            position: Position::start(),
+            ai: None,
+            roll: None,
+            cube: 1,
+            cube_policy,
+            dropped: None,
+            player: OnePlyPlayer,
+        }
     }
 
     /// The answer to one command line; `None` to end the session.
-    fn answer(&mut self, line: &str) -> Option<String> {
+    pub(crate) fn answer(&mut self, line: &str) -> Option<String> {
         let mut words = line.split_whitespace();
         let command = words.next().unwrap_or("");
         let args: Vec<&str> = words.collect();
@@ -56,13 +84,8 @@ impl Session {
             "go" => no_args(self.go()),
             "position" => no_args(self.position.to_wire()),
             "result" => no_args(self.result()),
-            "double?" => no_args("no".to_owned()),
-            "double" => {
-                if args.is_empty() {
-                    self.cube *= 2;
-                }
-                no_args("take".to_owned())
-            }
+            "double?" => no_args(self.offer_double()),
+            "double" => no_args(self.answer_double()),
             _ => format!("error UNKNOWN-COMMAND {command}"),
         })
     }
@@ -71,7 +94,7 @@ impl Session {
         match args {
             [colour] => match colour.parse::<Colour>() {
                 Ok(colour) => {
-                    *self = Self::new();
+                    *self = Self::with_cube_policy(self.cube_policy);
                     self.ai = Some(colour);
                     "ok".to_owned()
                 }
@@ -118,9 +141,30 @@ impl Session {
         }
     }
 
+    /// `double?`: the grader takes every double (the game goes on with its `roll`).
+    fn offer_double(&mut self) -> String {
+        if self.cube_policy == CubePolicy::Doubles {
+            self.cube *= 2;
+            "double".to_owned()
+        } else {
+            "no".to_owned()
+        }
+    }
+
+    /// The grader's `double`.
+    fn answer_double(&mut self) -> String {
+        if self.cube_policy == CubePolicy::Drops {
+            self.dropped = self.ai.map(Colour::opponent);
+            "drop".to_owned()
+        } else {
+            self.cube *= 2;
+            "take".to_owned()
+        }
+    }
+
     fn go(&mut self) -> String {
         let Some(ai) = self.ai else { return no_game() };
-        if game_result(&self.position).is_some() {
+        if game_result(&self.position).is_some() || self.dropped.is_some() {
             return "error GAME-OVER the game is over".to_owned();
         }
         let dice = match self.roll {
@@ -138,6 +182,9 @@ impl Session {
     }
 
     fn result(&self) -> String {
+        if let Some(winner) = self.dropped {
+            return format!("result {winner} single {}", self.cube);
+        }
         match game_result(&self.position) {
             None => "result none".to_owned(),
             Some(r) => format!("result {} {} {}", r.winner, r.kind.name(), r.points(self.cube)),

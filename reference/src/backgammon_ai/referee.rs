@@ -5,6 +5,13 @@
 //! off to tempt a program whose bearing off is wrong), and only the legal-play cases steer the AI into
 //! the rare situations on purpose. Outside the protocol case, stray lines on stdout are skipped and a
 //! slow answer is waited for, so that those defects cost only there.
+//!
+//! The doubling cube (the spec's optional extension, a bonus category) is offered in its own case
+//! only. Where the spec is silent we decided: the grader asks `double?` before the AI's turns when the
+//! AI may double (the cube centred or the AI's, never on the opening roll), and always takes the AI's
+//! double (the game goes on with the grader's `roll`); the grader doubles before its own roll when it
+//! may; after a drop the game is over and `result` names the doubler as winner of a `single` game
+//! worth the cube before the double (`result black single 2` after a drop at 4).
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -32,6 +39,9 @@ const STEERING_SAMPLE: usize = 12;
 /// Turns after which a game is stopped (a game of two sane players takes about 60).
 const MAX_TURNS: u32 = 400;
 
+/// The grader doubles, or offers the AI to, only below this cube value.
+const MAX_CUBE: u32 = 64;
+
 /// Win rate against the random player below which strength earns nothing, and from which it earns
 /// everything (the issue's rubric curve).
 const STRENGTH_ZERO: f64 = 0.50;
@@ -52,6 +62,8 @@ pub enum Focus {
     Results,
     /// Games won against the random player.
     Strength,
+    /// The doubling cube: answers to `double?` and `double`, and the cube in `result`'s points.
+    Cube,
 }
 
 /// A rule situation the AI is steered into.
@@ -92,7 +104,7 @@ pub struct BackgammonMatch {
 }
 
 impl BackgammonMatch {
-    /// Reads a `[scenario]`: `focus` (starts, protocol, legal, illegal, results, strength),
+    /// Reads a `[scenario]`: `focus` (starts, protocol, legal, illegal, results, strength, cube),
     /// `situation` for legal (any, doubles, higher-die, partial-double, bear-off-larger, bear-in, enter),
     /// `games`, `seed`, `opponent` (random, reference), `situations` per game.
     pub fn from_scenario(scenario: &toml::Table) -> Result<BackgammonMatch, ScenarioError> {
@@ -127,10 +139,11 @@ impl BackgammonMatch {
             Some("illegal") => Focus::Illegal,
             Some("results") => Focus::Results,
             Some("strength") => Focus::Strength,
+            Some("cube") => Focus::Cube,
             Some(other) => return Err(ScenarioError::new(format!("unknown focus `{other}`"))),
             None => {
                 return Err(ScenarioError::new(
-                    "`focus` is required: starts, protocol, legal, illegal, results or strength",
+                    "`focus` is required: starts, protocol, legal, illegal, results, strength or cube",
                 ))
             }
         };
@@ -205,8 +218,10 @@ impl Match for BackgammonMatch {
                 MatchScore {
                     credit: share(right, checks, 1.0),
                     summary: format!(
-                        "{right} of {checks} plays of the grader judged right (illegal ones refused, legal ones \
-                         accepted)"
+                        "{right} of {checks} plays of the grader judged right: {} illegal (to refuse), {} legal (to \
+                         accept)",
+                        sum("attempts"),
+                        checks.saturating_sub(sum("attempts"))
                     ),
                 }
             }
@@ -239,6 +254,24 @@ impl Match for BackgammonMatch {
                     ),
                 }
             }
+            Focus::Cube => {
+                let (judged, right) = (sum("cube_games"), sum("cube_right"));
+                let left_out = match sum("left_out") {
+                    0 => String::new(),
+                    n => format!("; {n} games left out (the program failed in them: graded by the protocol case)"),
+                };
+                MatchScore {
+                    credit: share(right, judged, 0.0),
+                    summary: format!(
+                        "{right} of {judged} games with the cube right: every answer to `double?` and `double` \
+                         in shape, and `result`'s points times the cube ({} doubles of the grader taken, {} dropped, \
+                         {} doubles of the AI){left_out}",
+                        sum("taken"),
+                        sum("dropped"),
+                        sum("ai_doubles")
+                    ),
+                }
+            }
         }
     }
 }
@@ -260,10 +293,17 @@ enum Expect {
     Result(String),
     /// `quit`: the program ends.
     Quit,
+    /// `result` at the end of a game of the cube case: the points of the kind it names times the
+    /// cube (the winner and the kind are graded by the results case).
+    CubePoints(u32),
+    /// `double?`: `double` or `no`.
+    DoubleOffer,
+    /// The grader's `double`: `take` or `drop`.
+    DoubleAnswer,
 }
 
 /// The protocol's first words of answers: a line starting otherwise is stray.
-const ANSWER_WORDS: [&str; 5] = ["ok", "illegal", "move", "position", "result"];
+const ANSWER_WORDS: [&str; 9] = ["ok", "illegal", "move", "position", "result", "double", "no", "take", "drop"];
 
 struct BackgammonGame {
     focus: Focus,
@@ -284,6 +324,11 @@ struct BackgammonGame {
     stray: u32,
     outcome: GameOutcome,
     attempt: usize,
+    /// The cube's value, and who may double next (`None`: either side, the cube is centred).
+    cube: u32,
+    cube_owner: Option<Colour>,
+    /// The grader's turn from which it doubles, when it may (cube case).
+    next_double: u32,
 }
 
 impl BackgammonGame {
@@ -312,6 +357,9 @@ impl BackgammonGame {
             stray: 0,
             outcome: GameOutcome::default(),
             attempt: index,
+            cube: 1,
+            cube_owner: None,
+            next_double: 0,
         }
     }
 
@@ -378,6 +426,9 @@ impl BackgammonGame {
                     format!("result {} {} {}", result.winner.name(), result.kind.name(), result.points(1));
                 self.push("result".into(), Expect::Result(line));
             }
+            if self.focus == Focus::Cube {
+                self.push("result".into(), Expect::CubePoints(self.cube));
+            }
             if self.focus == Focus::Strength {
                 self.outcome.add("counted", 1);
                 self.outcome.add("won", u32::from(result.winner == self.ai));
@@ -400,6 +451,10 @@ impl BackgammonGame {
         }
         self.turns += 1;
         let colour = self.turn;
+        let opening = self.first_roll.is_some();
+        if self.focus == Focus::Cube && !opening {
+            self.plan_cube(colour);
+        }
         self.dice = match self.first_roll.take() {
             Some(dice) => dice,
             None => self.roll_for(colour),
@@ -411,6 +466,29 @@ impl BackgammonGame {
         } else {
             self.plan_grader_play();
         }
+    }
+
+    /// Queues the cube's command before `colour`'s roll, when that side may double: `double?` to the
+    /// AI before each of its turns; the grader's `double` from a turn picked at random.
+    fn plan_cube(&mut self, colour: Colour) {
+        if self.cube >= MAX_CUBE || self.cube_owner == Some(colour.opponent()) {
+            return;
+        }
+        if colour == self.ai {
+            self.push("double?".into(), Expect::DoubleOffer);
+        } else if self.turns >= self.next_double {
+            self.push("double".into(), Expect::DoubleAnswer);
+            self.next_double = self.turns + 6 + self.rng.below(10) as u32;
+        }
+    }
+
+    /// Ends the game at a dropped double: the doubler wins the cube as it was.
+    fn dropped(&mut self, doubler: Colour) -> Step {
+        self.queue.clear();
+        let line = format!("result {} single {}", doubler.name(), self.cube);
+        self.push("result".into(), Expect::Result(line));
+        self.finish();
+        self.next()
     }
 
     /// The dice of `colour`'s turn: steered by the case's focus.
@@ -461,16 +539,15 @@ impl BackgammonGame {
         };
         let result =
             check_play(&self.position, colour, self.dice, &moves).expect("the grader's own play is legal");
-        if self.focus == Focus::Illegal {
-            if let Some((attempt, reason)) = illegal_attempt(&self.position, colour, self.dice, self.attempt)
-            {
-                self.attempt += 1;
-                self.situations_left = self.situations_left.saturating_sub(1);
-                self.push(
-                    format!("play {}", format_play(&attempt)).trim_end().to_owned(),
-                    Expect::Refuse(reason),
-                );
-            }
+        let attempt = match self.focus {
+            Focus::Illegal => illegal_attempt(&self.position, colour, self.dice, self.attempt),
+            _ => None,
+        };
+        if let Some((attempt, reason)) = attempt {
+            self.attempt += 1;
+            self.situations_left = self.situations_left.saturating_sub(1);
+            self.outcome.add("attempts", 1);
+            self.push(format!("play {}", format_play(&attempt)).trim_end().to_owned(), Expect::Refuse(reason));
         }
         self.push(
             format!("play {}", format_play(&moves)).trim_end().to_owned(),
@@ -524,11 +601,20 @@ impl BackgammonGame {
             Expect::Refuse(_) => "illegal",
             Expect::Move => "move",
             Expect::Position(_) => "position",
-            Expect::Result(_) => "result",
+            Expect::Result(_) | Expect::CubePoints(_) => "result",
             Expect::Quit => "",
+            Expect::DoubleOffer => "double` or `no",
+            Expect::DoubleAnswer => "take` or `drop",
         };
-        // A stray line (debug output) is skipped outside the protocol case: it is graded there.
-        if !ANSWER_WORDS.contains(&first) && self.focus != Focus::Protocol && self.stray < MAX_STRAY_LINES {
+        // A stray line (debug output) is skipped outside the protocol case: it is graded there. At a
+        // cube command an `error` line is the answer of a program without the extension, not waited
+        // past.
+        let cube_error = first == "error" && matches!(expect, Expect::DoubleOffer | Expect::DoubleAnswer);
+        if !ANSWER_WORDS.contains(&first)
+            && self.focus != Focus::Protocol
+            && !cube_error
+            && self.stray < MAX_STRAY_LINES
+        {
             self.stray += 1;
             self.outcome.add("stray", 1);
             self.waiting = Some((command, expect));
@@ -574,15 +660,75 @@ impl BackgammonGame {
                 if wanted != "result none" {
                     self.outcome.add("results", 1);
                     self.outcome.add("results_right", 1);
+                    if self.focus == Focus::Cube {
+                        // The result after a dropped double.
+                        self.outcome.add("cube_games", 1);
+                        self.outcome.add("cube_right", 1);
+                    }
                 }
                 self.next()
             }
             Expect::Result(wanted) if wanted != "result none" => {
                 self.outcome.add("results", 1);
+                if self.focus == Focus::Cube {
+                    self.outcome.add("cube_games", 1);
+                }
+                if self.focus == Focus::Cube {
+                    return self.fail(format!(
+                        "expected `{wanted}` to `result` after a dropped double at {}, got `{line}`",
+                        self.cube * 2
+                    ));
+                }
                 self.fail(format!("expected `{wanted}` to `result`, got `{line}`"))
             }
             Expect::Result(wanted) => self.fail(format!("expected `{wanted}` to `result`, got `{line}`")),
             Expect::Quit => self.fail(format!("answered `{line}` to `quit` instead of ending")),
+            Expect::CubePoints(cube) if first == "result" => {
+                self.outcome.add("cube_games", 1);
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let multiplier = match words.get(2).copied() {
+                    Some("single") => Some(1),
+                    Some("gammon") => Some(2),
+                    Some("backgammon") => Some(3),
+                    _ => None,
+                };
+                match (multiplier, words.get(3).and_then(|p| p.parse::<u32>().ok())) {
+                    (Some(m), Some(points)) if words.len() == 4 && points == m * cube => {
+                        self.outcome.add("cube_right", 1);
+                        self.next()
+                    }
+                    (Some(m), _) => self.fail(format!(
+                        "`{line}`: a {} game at cube {cube} is worth {}",
+                        words[2],
+                        m * cube
+                    )),
+                    (None, _) => {
+                        self.fail(format!("`{line}` is not `result WINNER single|gammon|backgammon POINTS`"))
+                    }
+                }
+            }
+            Expect::DoubleOffer if line == "no" => self.next(),
+            Expect::DoubleOffer if line == "double" => {
+                // The grader always takes: the game goes on with its `roll`.
+                self.outcome.add("ai_doubles", 1);
+                self.cube *= 2;
+                self.cube_owner = Some(self.grader());
+                self.next()
+            }
+            Expect::DoubleAnswer if line == "take" => {
+                self.outcome.add("taken", 1);
+                self.cube *= 2;
+                self.cube_owner = Some(self.ai);
+                self.next()
+            }
+            Expect::DoubleAnswer if line == "drop" => {
+                self.outcome.add("dropped", 1);
+                self.dropped(self.grader())
+            }
+            Expect::DoubleOffer | Expect::DoubleAnswer => {
+                self.outcome.add("cube_games", 1);
+                self.fail(format!("answered `{line}` to `{command}`, expected `{expected_word}`"))
+            }
             _ => self.fail(format!("answered `{line}` to `{command}`, expected `{expected_word} ...`")),
         }
     }
@@ -641,6 +787,9 @@ impl Game for BackgammonGame {
         } else {
             let (first, (black, white)) = opening_roll(&mut self.rng);
             self.turn = first;
+            if self.focus == Focus::Cube {
+                self.next_double = 3 + self.rng.below(8) as u32;
+            }
             self.first_roll = Some((black.max(white), black.min(white)));
         }
         self.next()
@@ -841,3 +990,126 @@ fn illegal_attempt(
     let pick = n % illegal.len();
     illegal.into_iter().nth(pick)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::protocol::{CubePolicy, Session};
+    use super::*;
+
+    /// Plays every game of `m` with a reference session under `policy`, its answers passed through
+    /// `alter(command, answer)` (to make a wrong program of a right one).
+    fn play(
+        m: &BackgammonMatch,
+        policy: CubePolicy,
+        alter: impl Fn(&str, String) -> String,
+    ) -> (MatchScore, Vec<GameOutcome>) {
+        let outcomes: Vec<GameOutcome> = (0..m.games())
+            .map(|index| {
+                let mut session = Session::with_cube_policy(policy);
+                let mut game = m.game(index);
+                let mut step = game.start();
+                loop {
+                    match step {
+                        Step::Send(command) => {
+                            step = match session.answer(&command) {
+                                Some(line) => game.answer(Answer::Line(&alter(&command, line))),
+                                None => game.answer(Answer::Ended),
+                            }
+                        }
+                        Step::Read => step = game.answer(Answer::TimedOut),
+                        Step::Done(outcome) => break outcome,
+                    }
+                }
+            })
+            .collect();
+        (m.score(&outcomes), outcomes)
+    }
+
+    fn cube_match(games: i64) -> BackgammonMatch {
+        let scenario = format!("focus = \"cube\"\ngames = {games}\nseed = 7");
+        BackgammonMatch::from_scenario(&toml::from_str(&scenario).unwrap()).unwrap()
+    }
+
+    fn total(outcomes: &[GameOutcome], counter: &str) -> u32 {
+        outcomes.iter().map(|o| o.count(counter)).sum()
+    }
+
+    #[test]
+    fn every_cube_policy_of_a_correct_program_gets_full_credit() {
+        let m = cube_match(4);
+        for (policy, counter) in
+            [(CubePolicy::Takes, "taken"), (CubePolicy::Doubles, "ai_doubles"), (CubePolicy::Drops, "dropped")]
+        {
+            let (score, outcomes) = play(&m, policy, |_, line| line);
+            assert_eq!(score.credit, 1.0, "{policy:?}: {}", score.summary);
+            assert!(outcomes.iter().all(|o| o.problem.is_none()), "{policy:?}: {outcomes:?}");
+            assert_eq!(total(&outcomes, "cube_games"), 4, "{policy:?}: every game's result judged");
+            assert!(total(&outcomes, counter) >= 4, "{policy:?}: {counter} in every game: {}", score.summary);
+        }
+    }
+
+    #[test]
+    fn a_program_without_the_cube_earns_nothing_and_is_not_waited_for() {
+        let (score, outcomes) = play(&cube_match(2), CubePolicy::Takes, |command, line| {
+            if command.starts_with("double") {
+                format!("error UNKNOWN-COMMAND {command}")
+            } else {
+                line
+            }
+        });
+        assert_eq!(score.credit, 0.0);
+        assert_eq!(total(&outcomes, "stray"), 0, "an error line is the answer, not debug output");
+        let problem = outcomes[0].problem.as_deref().unwrap();
+        assert!(problem.contains("expected `double` or `no`") || problem.contains("expected `take` or `drop`"));
+    }
+
+    #[test]
+    fn a_result_that_ignores_the_cube_is_wrong() {
+        let (score, outcomes) = play(&cube_match(2), CubePolicy::Takes, |command, line| {
+            if command == "result" {
+                // The points of a game at cube 1: what a program that never multiplies says.
+                let mut words: Vec<String> = line.split(' ').map(str::to_owned).collect();
+                if let Some(points) = words.get_mut(3) {
+                    *points = (points.parse::<u32>().unwrap() / 2).max(1).to_string();
+                }
+                words.join(" ")
+            } else {
+                line
+            }
+        });
+        assert_eq!(score.credit, 0.0, "{}", score.summary);
+        assert!(outcomes[0].problem.as_deref().unwrap().contains("at cube 2 is worth"), "{outcomes:?}");
+    }
+
+    #[test]
+    fn a_wrong_kind_of_win_is_left_to_the_results_case() {
+        // A program that never sees gammons, but multiplies by the cube what it does see.
+        let gammons = std::cell::Cell::new(0);
+        let (score, outcomes) = play(&cube_match(4), CubePolicy::Takes, |command, line| {
+            if command == "result" && line.contains("gammon") {
+                gammons.set(gammons.get() + 1);
+                let words: Vec<&str> = line.split(' ').collect();
+                let cube = words[3].parse::<u32>().unwrap() / if words[2] == "gammon" { 2 } else { 3 };
+                format!("result {} single {cube}", words[1])
+            } else {
+                line
+            }
+        });
+        assert_eq!(score.credit, 1.0, "{}", score.summary);
+        assert_eq!(total(&outcomes, "cube_right"), 4);
+        assert!(gammons.get() > 0, "the seeded games have a gammon to get wrong");
+    }
+
+    #[test]
+    fn the_cube_is_asked_about_only_in_its_own_case() {
+        let m = BackgammonMatch::from_scenario(&toml::from_str("focus = \"results\"\ngames = 2").unwrap()).unwrap();
+        let (score, _) = play(&m, CubePolicy::Drops, |command, line| {
+            assert!(!command.starts_with("double"), "{command}");
+            line
+        });
+        assert_eq!(score.credit, 1.0);
+    }
+}
+
+
+
