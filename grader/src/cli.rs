@@ -16,7 +16,8 @@ use crate::report::{self, Report, TextOptions, Verbosity};
 
 /// Exit code: the work was done (and, for `check`, everything passed).
 pub const EXIT_OK: u8 = 0;
-/// Exit code: a self-check found failing cases, a score is below `--fail-under`, or sidecars are stale.
+/// Exit code: a self-check found failing cases (of a bonus category only when chosen with `--case`), a
+/// score is below `--fail-under`, or sidecars are stale.
 pub const EXIT_FAILED: u8 = 1;
 /// Exit code: bad usage or a malformed assignment, case or rubric.
 pub const EXIT_USAGE: u8 = 2;
@@ -351,7 +352,14 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let report = grade_one(&cases, &assignment, &dir, options)?;
             let options = TextOptions { diffs: true, verbosity: selection.verbosity() };
             emit(&report::render_text(&report.student_view(), options), None)?;
-            Ok(if report.all_passed() { EXIT_OK } else { EXIT_FAILED })
+            // Cases chosen with `--case` are asked about, bonus ones too; otherwise an optional part
+            // left out does not fail the self-check.
+            let passed = if report.only.is_empty() {
+                report.all_passed()
+            } else {
+                report.cases.iter().all(report::CaseReport::full_marks)
+            };
+            Ok(if passed { EXIT_OK } else { EXIT_FAILED })
         }
         Command::Batch { root, assignment, out, jobs, partition, manual, force, cache_dir } => {
             let assignment = load::load_assignment(&cases, &assignment)?;
@@ -706,11 +714,14 @@ fn list(cases: &Path, assignment: Option<&str>) -> anyhow::Result<u8> {
         writeln!(out, "{}  {}{handout}", a.id, a.title)?;
         for c in &a.categories {
             let n = a.cases.iter().filter(|k| k.category == c.id).count();
-            let how = match (c.manual, n) {
+            let mut how = match (c.manual, n) {
                 (true, _) => "graded by hand".to_owned(),
                 (false, 1) => "1 case".to_owned(),
                 (false, n) => format!("{n} cases"),
             };
+            if c.bonus {
+                how.push_str(", bonus (not in the max)");
+            }
             writeln!(out, "  {:<18} {:>5} points  {how}  {}", c.id, c.points, c.title)?;
         }
         for case in &a.cases {

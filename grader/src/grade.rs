@@ -174,9 +174,21 @@ pub fn grade_submission(
         .iter()
         .filter(|c| c.visibility == Visibility::Hidden && !cases.iter().any(|k| k.id == c.id))
         .collect();
-    let hidden = (!not_run.is_empty()).then(|| HiddenCases {
-        cases: not_run.len(),
-        points: score::round(score::case_points(assignment, &not_run).iter().sum()),
+    // Bonus points apart: they are not what the maximum still lacks.
+    let hidden = (!not_run.is_empty()).then(|| {
+        let (mut points, mut bonus_points) = (0.0, 0.0);
+        for (case, case_points) in not_run.iter().zip(score::case_points(assignment, &not_run)) {
+            if assignment.category(&case.category).is_some_and(|c| c.bonus) {
+                bonus_points += case_points;
+            } else {
+                points += case_points;
+            }
+        }
+        HiddenCases {
+            cases: not_run.len(),
+            points: score::round(points),
+            bonus_points: score::round(bonus_points),
+        }
     });
     let cases = results
         .into_iter()

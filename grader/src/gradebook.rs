@@ -67,6 +67,10 @@ pub struct CategoryScore {
     pub max: f64,
     /// Graded by hand.
     pub manual: bool,
+    /// A bonus (extra credit): its points count in the total but not in the max. Records written
+    /// before bonus categories existed have none.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bonus: bool,
     /// The grader's comment, for a hand-graded category.
     pub comment: Option<String>,
 }
@@ -108,15 +112,27 @@ pub struct Record {
 }
 
 impl Record {
-    /// Points earned: automated points plus the hand grades given so far.
+    /// Points earned: automated points (bonus points included) plus the hand grades given so far.
     pub fn total(&self) -> f64 {
         let manual: f64 = self.categories.iter().filter(|c| c.manual).filter_map(|c| c.score).sum();
         crate::score::round(self.automated + manual)
     }
 
-    /// Points available over every category.
+    /// Points available over every category but the bonus ones: the total may exceed it.
     pub fn max(&self) -> f64 {
-        crate::score::round(self.categories.iter().map(|c| c.max).sum())
+        crate::score::round(self.categories.iter().filter(|c| !c.bonus).map(|c| c.max).sum())
+    }
+
+    /// The words after a total that has bonus points in it: `including 3.00 of 5.00 bonus points`;
+    /// `None` when the rubric has no bonus category.
+    pub fn bonus_phrase(&self) -> Option<String> {
+        let bonus: Vec<&CategoryScore> = self.categories.iter().filter(|c| c.bonus).collect();
+        let earned: f64 = bonus.iter().filter_map(|c| c.score).sum();
+        let available: f64 = bonus.iter().map(|c| c.max).sum();
+        (!bonus.is_empty()).then(|| {
+            let (earned, available) = (crate::score::round(earned), crate::score::round(available));
+            format!("including {earned:.2} of {available:.2} bonus points")
+        })
     }
 
     /// Hand-graded categories without a grade yet.
@@ -148,6 +164,7 @@ impl Record {
                     score: automated.map(|r| r.score),
                     max: automated.map_or(c.points, |r| r.max_score),
                     manual: c.manual,
+                    bonus: c.bonus,
                     comment: None,
                 }
             })
@@ -196,6 +213,7 @@ impl Record {
                 score: (!c.manual).then_some(0.0),
                 max: c.points,
                 manual: c.manual,
+                bonus: c.bonus,
                 comment: None,
             })
             .collect();
@@ -314,6 +332,21 @@ pub struct Column {
     pub points: f64,
     /// Graded by hand.
     pub manual: bool,
+    /// A bonus (extra credit): not in the max.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bonus: bool,
+}
+
+impl Column {
+    /// The column's header in `gradebook.csv`: its id, with ` (bonus)` for a bonus category, so that a
+    /// spreadsheet's reader sees why the totals can pass the max.
+    pub fn header(&self) -> String {
+        if self.bonus {
+            format!("{} (bonus)", self.id)
+        } else {
+            self.id.clone()
+        }
+    }
 }
 
 /// The rubric's categories as the gradebook's columns, in rubric order.
@@ -321,7 +354,13 @@ pub fn columns(assignment: &Assignment) -> Vec<Column> {
     assignment
         .categories
         .iter()
-        .map(|c| Column { id: c.id.clone(), title: c.title.clone(), points: c.points, manual: c.manual })
+        .map(|c| Column {
+            id: c.id.clone(),
+            title: c.title.clone(),
+            points: c.points,
+            manual: c.manual,
+            bonus: c.bonus,
+        })
         .collect()
 }
 
@@ -403,11 +442,12 @@ impl Gradebook {
     }
 
     /// `gradebook.csv`: `id,name,total,max,<category>...,pending,status`, one row per student; a
-    /// pending hand-graded category is an empty cell and is named in `pending`.
+    /// pending hand-graded category is an empty cell and is named in `pending`. A bonus category's
+    /// column is headed `<id> (bonus)`: its points are in `total` but not in `max`.
     pub fn to_csv(&self) -> String {
         let mut writer = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["id".to_owned(), "name".to_owned(), "total".to_owned(), "max".to_owned()];
-        header.extend(self.columns.iter().map(|c| c.id.clone()));
+        header.extend(self.columns.iter().map(Column::header));
         header.extend(["pending".to_owned(), "status".to_owned()]);
         writer.write_record(&header).expect("writing to memory");
         for s in &self.students {
@@ -446,8 +486,15 @@ mod testing {
                 title: "Plays by the rules".to_owned(),
                 points: 8.0,
                 manual: false,
+                bonus: false,
             },
-            Column { id: "style".to_owned(), title: "Code style".to_owned(), points: 2.0, manual: true },
+            Column {
+                id: "style".to_owned(),
+                title: "Code style".to_owned(),
+                points: 2.0,
+                manual: true,
+                bonus: false,
+            },
         ]
     }
 
@@ -459,6 +506,7 @@ mod testing {
             score,
             max,
             manual: id == "style",
+            bonus: false,
             comment: None,
         };
         Record {
@@ -472,5 +520,71 @@ mod testing {
             categories: vec![category("play", Some(play), 8.0), category("style", style, 2.0)],
             cases: vec![CaseOutcome { id: "c1".to_owned(), passed: play > 0.0, status: "passed".to_owned() }],
         }
+    }
+
+    /// A bonus category `cube` of 5 points, for [`with_cube`].
+    pub fn cube_column() -> Column {
+        Column {
+            id: "cube".to_owned(),
+            title: "Doubling cube".to_owned(),
+            points: 5.0,
+            manual: false,
+            bonus: true,
+        }
+    }
+
+    /// The student with `cube` bonus points too (in their automated points, as a report totals them).
+    pub fn with_cube(mut record: Record, cube: f64) -> Record {
+        record.automated += cube;
+        record.categories.push(CategoryScore {
+            id: "cube".to_owned(),
+            score: Some(cube),
+            max: 5.0,
+            manual: false,
+            bonus: true,
+            comment: None,
+        });
+        record
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{columns, cube_column, student, with_cube};
+    use super::*;
+
+    #[test]
+    fn bonus_points_count_in_the_total_but_not_in_the_max() {
+        let record = with_cube(student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0)), 3.0);
+        assert_eq!((record.total(), record.max()), (13.0, 10.0));
+        assert_eq!(record.bonus_phrase().as_deref(), Some("including 3.00 of 5.00 bonus points"));
+        let without = student("b2", "Bo", StudentStatus::Graded, 8.0, Some(2.0));
+        assert_eq!((without.total(), without.max(), without.bonus_phrase()), (10.0, 10.0, None));
+    }
+
+    #[test]
+    fn the_gradebook_heads_a_bonus_column_as_such() {
+        let book = Gradebook {
+            assignment: "bg".to_owned(),
+            title: "Backgammon".to_owned(),
+            columns: [columns(), vec![cube_column()]].concat(),
+            students: vec![with_cube(student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0)), 3.0)],
+            cases: Vec::new(),
+        };
+        assert_eq!(
+            book.to_csv(),
+            "id,name,total,max,play,style,cube (bonus),pending,status\na1,Ada,13.00,10.00,8.00,2.00,3.00,,graded\n"
+        );
+    }
+
+    #[test]
+    fn records_written_before_bonus_categories_still_load() {
+        let record = with_cube(student("a1", "Ada", StudentStatus::Graded, 8.0, None), 0.0);
+        let mut json = serde_json::to_value(&record).unwrap();
+        assert_eq!(json["categories"][2]["bonus"], true);
+        assert!(json["categories"][0].get("bonus").is_none(), "{json}");
+        json["categories"][2].as_object_mut().unwrap().remove("bonus");
+        let old: Record = serde_json::from_value(json).unwrap();
+        assert!(!old.categories[2].bonus);
     }
 }

@@ -147,6 +147,8 @@ pub struct Category {
     pub points: f64,
     /// Graded by hand: reported as pending, never run.
     pub manual: bool,
+    /// An optional part (extra credit): its points add to a score but not to the maximum.
+    pub bonus: bool,
 }
 
 /// One validated case.
@@ -345,6 +347,8 @@ struct CategoryFile {
     #[serde(default)]
     manual: bool,
     #[serde(default)]
+    bonus: Option<Spanned<bool>>,
+    #[serde(default)]
     build: Option<Spanned<String>>,
     #[serde(default)]
     kind: Option<CaseKind>,
@@ -489,6 +493,14 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         if !(c.points.get_ref().is_finite() && *c.points.get_ref() >= 0.0) {
             return Err(source.error_at(c.points.span(), "points must be a number >= 0"));
         }
+        let bonus = c.bonus.as_ref().filter(|b| *b.get_ref());
+        // Pending points and the hand-grades file know nothing of extra credit: a bonus is automated.
+        if let (Some(b), true) = (bonus, c.manual) {
+            return Err(source.error_at(
+                b.span(),
+                format!("category `{cid}` is graded by hand and cannot be a bonus (`bonus` needs cases)"),
+            ));
+        }
         let build = match &c.build {
             Some(b) if !builds.contains_key(b.get_ref()) => {
                 return Err(source.error_at(b.span(), format!("no build recipe named `{}`", b.get_ref())))
@@ -504,6 +516,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
             title: c.title.clone(),
             points: *c.points.get_ref(),
             manual: c.manual,
+            bonus: bonus.is_some(),
         });
     }
 

@@ -38,9 +38,10 @@ pub struct Report {
     pub cases_root: String,
     /// How the compilers and programs were contained.
     pub containment: Containment,
-    /// Points earned over the automated categories.
+    /// Points earned over the automated categories, bonus categories included (so it may exceed
+    /// `max_score`).
     pub score: f64,
-    /// Points available over the automated categories that were graded.
+    /// Points available over the automated categories that were graded, bonus categories left out.
     pub max_score: f64,
     /// Cases that were not run (a self-check runs only the visible ones), with their points.
     pub hidden: Option<HiddenCases>,
@@ -57,9 +58,31 @@ pub struct Report {
 }
 
 impl Report {
-    /// Every case earned all its points.
+    /// Every case earned all its points, bonus cases aside: leaving out an optional part is no
+    /// failure (a self-check of a complete submission passes in a course's CI).
     pub fn all_passed(&self) -> bool {
-        self.cases.iter().all(CaseReport::full_marks)
+        self.cases.iter().filter(|c| !self.is_bonus(&c.category)).all(CaseReport::full_marks)
+    }
+
+    /// The category is a bonus (extra credit) one.
+    pub fn is_bonus(&self, category: &str) -> bool {
+        self.categories.iter().any(|c| c.id == category && c.bonus)
+    }
+
+    /// Bonus points earned and available over the bonus categories graded: `(earned, available)`;
+    /// both 0 without any.
+    pub fn bonus_points(&self) -> (f64, f64) {
+        let bonus = self.categories.iter().filter(|c| c.bonus);
+        let (earned, available) = bonus.fold((0.0, 0.0), |(e, a), c| (e + c.score, a + c.max_score));
+        (crate::score::round(earned), crate::score::round(available))
+    }
+
+    /// The words after a total that has bonus points in it: `including 3.00 of 5.00 bonus points`;
+    /// `None` when no bonus category was graded.
+    pub fn bonus_phrase(&self) -> Option<String> {
+        let has_bonus = self.categories.iter().any(|c| c.bonus);
+        let (earned, available) = self.bonus_points();
+        has_bonus.then(|| format!("including {earned:.2} of {available:.2} bonus points"))
     }
 }
 
@@ -73,10 +96,29 @@ impl CaseReport {
 /// The cases a self-check leaves out: how many, and what they are worth.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HiddenCases {
-    /// Number of cases not run.
+    /// Number of cases not run (bonus ones included).
     pub cases: usize,
-    /// Their automated points.
+    /// Their automated points, bonus categories left out: what the maximum still lacks.
     pub points: f64,
+    /// The points of those in bonus categories.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bonus_points: f64,
+}
+
+impl HiddenCases {
+    /// `3 hidden cases worth 7.50 points`, with `(and 2.50 bonus points)` when some are bonus cases.
+    pub fn describe(&self) -> String {
+        let s = if self.cases == 1 { "" } else { "s" };
+        let mut words = format!("{} hidden case{s} worth {:.2} points", self.cases, self.points);
+        if self.bonus_points > 0.0 {
+            words.push_str(&format!(" (and {:.2} bonus points)", self.bonus_points));
+        }
+        words
+    }
+}
+
+fn is_zero(points: &f64) -> bool {
+    *points == 0.0
 }
 
 /// A category graded by hand.
@@ -135,12 +177,16 @@ pub struct CategoryReport {
     pub title: String,
     /// Points earned.
     pub score: f64,
-    /// Points available.
+    /// Points available (a bonus category's too, though the report's `max_score` leaves them out).
     pub max_score: f64,
     /// Cases passed (some perhaps only after a lenient normalisation, at a cost).
     pub passed: usize,
     /// Cases run for this category.
     pub cases: usize,
+    /// An optional part (extra credit): its score adds to the report's `score`, its points not to
+    /// `max_score`, and its failures do not fail a self-check.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bonus: bool,
 }
 
 /// What happened to one case.
@@ -380,6 +426,43 @@ pub(crate) mod test_support {
             games: Vec::new(),
         }
     }
+
+    /// A grading of a 5-point rubric with a 5-point bonus category `cube`: `play/win` passed, and of
+    /// the two cube cases (2.50 points each) one passed and one failed: 7.50 / 5.00.
+    pub(crate) fn bonus_report() -> Report {
+        let cube = |id: &str, status, score| CaseReport { max_score: 2.5, ..case(id, "cube", status, score) };
+        let category = |id: &str, score, max_score, passed, cases, bonus| CategoryReport {
+            id: id.to_owned(),
+            title: format!("title of {id}"),
+            score,
+            max_score,
+            passed,
+            cases,
+            bonus,
+        };
+        Report {
+            grader_version: "0.1.0".into(),
+            assignment: "demo".into(),
+            title: "Demo".into(),
+            submission: "students/ada".into(),
+            visible_only: false,
+            only: Vec::new(),
+            cases_root: "cases".into(),
+            containment: Containment::Full,
+            score: 7.5,
+            max_score: 5.0,
+            hidden: None,
+            pending: Vec::new(),
+            builds: Vec::new(),
+            probe: None,
+            categories: vec![category("play", 5.0, 5.0, 1, 1, false), category("cube", 2.5, 5.0, 1, 2, true)],
+            cases: vec![
+                case("play/win", "play", CaseStatus::Passed, 5.0),
+                cube("cube/double", CaseStatus::Passed, 2.5),
+                cube("cube/take", CaseStatus::Failed, 0.0),
+            ],
+        }
+    }
 }
 
 #[cfg(test)]
@@ -490,6 +573,54 @@ mod tests {
             case.note.is_none() && case.divergence.is_none() && case.diff.is_none() && case.input.is_none()
         );
         assert!(case.stderr.is_none() && case.reproduce.is_none());
+    }
+
+    #[test]
+    fn a_failing_bonus_case_does_not_fail_the_report_but_any_other_does() {
+        let mut report = test_support::bonus_report();
+        assert!(report.all_passed(), "only the bonus case cube/take failed");
+        assert_eq!(report.bonus_points(), (2.5, 5.0));
+        assert_eq!(report.bonus_phrase().as_deref(), Some("including 2.50 of 5.00 bonus points"));
+        report.cases[0].status = CaseStatus::Failed;
+        assert!(!report.all_passed());
+    }
+
+    #[test]
+    fn a_report_without_bonus_categories_says_nothing_of_bonus() {
+        let mut report = test_support::bonus_report();
+        report.categories[1].bonus = false;
+        assert!(!report.all_passed());
+        assert_eq!(report.bonus_points(), (0.0, 0.0));
+        assert_eq!(report.bonus_phrase(), None);
+        let json = render_json(&report);
+        assert!(!json.contains("bonus"), "{json}");
+    }
+
+    #[test]
+    fn the_bonus_flag_survives_json_and_the_student_view_and_old_reports_still_load() {
+        let report = test_support::bonus_report();
+        let json = render_json(&report.student_view());
+        assert!(json.contains("\"bonus\": true"), "{json}");
+        let back: Report = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, report.student_view());
+        assert!(back.categories[1].bonus && back.is_bonus("cube") && !back.is_bonus("play"));
+
+        // A report written before bonus categories existed: no `bonus` keys anywhere.
+        let mut old: serde_json::Value = serde_json::from_str(&json).unwrap();
+        old["categories"][1].as_object_mut().unwrap().remove("bonus");
+        let old: Report = serde_json::from_value(old).unwrap();
+        assert!(!old.categories[1].bonus);
+    }
+
+    #[test]
+    fn hidden_bonus_cases_are_counted_apart() {
+        let plain = HiddenCases { cases: 1, points: 2.5, bonus_points: 0.0 };
+        assert_eq!(plain.describe(), "1 hidden case worth 2.50 points");
+        assert!(!serde_json::to_string(&plain).unwrap().contains("bonus"));
+        let with_bonus = HiddenCases { cases: 3, points: 2.5, bonus_points: 5.0 };
+        assert_eq!(with_bonus.describe(), "3 hidden cases worth 2.50 points (and 5.00 bonus points)");
+        let old: HiddenCases = serde_json::from_str(r#"{"cases": 2, "points": 1.0}"#).unwrap();
+        assert_eq!(old.bonus_points, 0.0);
     }
 
     #[test]

@@ -172,8 +172,10 @@ pub fn round(points: f64) -> f64 {
 /// Category scores and the totals over automated categories that had cases selected.
 ///
 /// `earned[i]`, `available[i]` and `passed[i]` belong to `cases[i]`; a category is worth what its
-/// selected cases are worth (all its points when every case ran). Sums are taken before rounding so
-/// that a full-marks submission scores exactly the rubric's points.
+/// selected cases are worth (all its points when every case ran). A bonus category's points earned
+/// count in the total score but its points available not in the maximum: a submission without the
+/// optional part can reach full marks, and one with it can score above the maximum. Sums are taken
+/// before rounding so that a full-marks submission scores exactly the rubric's points.
 pub fn tally(
     assignment: &Assignment,
     cases: &[&Case],
@@ -200,7 +202,9 @@ pub fn tally(
         let earned_here: f64 = members.iter().map(|&i| earned[i]).sum();
         let available_here: f64 = members.iter().map(|&i| available[i]).sum();
         score += earned_here;
-        max_score += available_here;
+        if !category.bonus {
+            max_score += available_here;
+        }
         categories.push(CategoryReport {
             id: category.id.clone(),
             title: category.title.clone(),
@@ -208,6 +212,7 @@ pub fn tally(
             max_score: round(available_here),
             passed: members.iter().filter(|&&i| passed[i]).count(),
             cases: members.len(),
+            bonus: category.bonus,
         });
     }
     (categories, pending, round(score), round(max_score))
@@ -331,12 +336,12 @@ mod tests {
         assert_eq!(v.credit, 0.75);
     }
 
-    #[test]
-    fn case_points_share_the_category_by_weight() {
-        let mut heavy = case(Partial::None);
-        heavy.weight = 3.0;
-        let light = case(Partial::None);
-        let assignment = Assignment {
+    fn category(id: &str, points: f64, bonus: bool) -> crate::load::Category {
+        crate::load::Category { id: id.into(), title: id.into(), points, manual: false, bonus }
+    }
+
+    fn assignment(categories: Vec<crate::load::Category>, cases: Vec<Case>) -> Assignment {
+        Assignment {
             id: "a".into(),
             title: "a".into(),
             handout: None,
@@ -345,14 +350,61 @@ mod tests {
             builds: BTreeMap::new(),
             stops_at_end_of_input: true,
             probe: None,
-            categories: vec![crate::load::Category {
-                id: "cat".into(),
-                title: "c".into(),
-                points: 8.0,
-                manual: false,
-            }],
-            cases: vec![heavy.clone(), light.clone()],
-        };
+            categories,
+            cases,
+        }
+    }
+
+    /// A 95-point rubric (`play`, one case) with a 5-point bonus `cube` of two cases.
+    fn with_cube() -> Assignment {
+        let play = Case { id: "play/a".into(), category: "play".into(), ..case(Partial::None) };
+        let cube = |id: &str| Case { id: id.into(), category: "cube".into(), ..case(Partial::None) };
+        assignment(
+            vec![category("play", 95.0, false), category("cube", 5.0, true)],
+            vec![play, cube("cube/a"), cube("cube/b")],
+        )
+    }
+
+    #[test]
+    fn a_bonus_category_adds_to_the_score_but_not_to_the_maximum() {
+        let a = with_cube();
+        let cases: Vec<&Case> = a.cases.iter().collect();
+        let available = case_points(&a, &cases);
+        assert_eq!(available, vec![95.0, 2.5, 2.5]);
+
+        // Everything, the optional part too: above the maximum.
+        let (categories, _, score, max) =
+            tally(&a, &cases, &[95.0, 2.5, 2.5], &available, &[true, true, true]);
+        assert_eq!((score, max), (100.0, 95.0));
+        let cube = &categories[1];
+        assert_eq!((cube.bonus, cube.score, cube.max_score), (true, 5.0, 5.0));
+        assert!(!categories[0].bonus);
+
+        // Without the optional part: full marks, 100%.
+        let (_, _, score, max) = tally(&a, &cases, &[95.0, 0.0, 0.0], &available, &[true, false, false]);
+        assert_eq!((score, max), (95.0, 95.0));
+
+        // Part of it, with a lost point elsewhere: 2.5 of 5 bonus points make up for more than that.
+        let (_, _, score, max) = tally(&a, &cases, &[93.0, 2.5, 0.0], &available, &[false, true, false]);
+        assert_eq!((score, max), (95.5, 95.0));
+    }
+
+    #[test]
+    fn a_grading_of_only_bonus_cases_has_no_maximum() {
+        let a = with_cube();
+        let cases: Vec<&Case> = a.cases.iter().filter(|c| c.category == "cube").collect();
+        let available = case_points(&a, &cases);
+        let (categories, _, score, max) = tally(&a, &cases, &[2.5, 0.0], &available, &[true, false]);
+        assert_eq!((score, max), (2.5, 0.0));
+        assert_eq!((categories.len(), categories[0].max_score), (1, 5.0));
+    }
+
+    #[test]
+    fn case_points_share_the_category_by_weight() {
+        let mut heavy = case(Partial::None);
+        heavy.weight = 3.0;
+        let light = case(Partial::None);
+        let assignment = assignment(vec![category("cat", 8.0, false)], vec![heavy.clone(), light.clone()]);
         assert_eq!(case_points(&assignment, &[&heavy, &light]), vec![6.0, 2.0]);
         // A self-check of the light case alone: still 2 points of 8, not 8.
         assert_eq!(case_points(&assignment, &[&light]), vec![2.0]);

@@ -319,3 +319,106 @@ fn a_submission_of_another_assignment_gets_a_hint_and_each_missing_name_once() {
     assert!(failed_builds >= 1);
     assert!(report.matches("undefined reference to `the_board_white'").count() <= failed_builds, "{report}");
 }
+
+/// A cases root with `toy`: `basics` (10 points: reads `hi`, prints it) and the bonus `cube` (5
+/// points: reads `double`, prints it), both visible.
+fn toy_with_bonus(root: &Path) {
+    let dir = root.join("toy");
+    for folder in ["basics", "cube"] {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+    }
+    let assignment = r#"
+id = "toy"
+title = "Toy with an optional part"
+
+[submission]
+files = ["*.c"]
+
+[builds.program]
+commands = [["gcc", "-o", "{out}", "{glob:*.c}"]]
+run = ["{out}"]
+
+[limits]
+wall-seconds = 10
+
+[[categories]]
+id = "basics"
+title = "Says hi"
+points = 10
+
+[[categories]]
+id = "cube"
+title = "Doubles (optional)"
+points = 5
+bonus = true
+"#;
+    std::fs::write(dir.join("assignment.toml"), assignment).unwrap();
+    for (case, line) in [("basics/hello", "hi\n"), ("cube/double", "double\n")] {
+        std::fs::write(dir.join(format!("{case}.toml")), "title = \"echoes its line\"\n").unwrap();
+        std::fs::write(dir.join(format!("{case}.stdin")), line).unwrap();
+        std::fs::write(dir.join(format!("{case}.stdout")), line).unwrap();
+    }
+}
+
+/// A submission that echoes the line it reads when it is one of `known`, and prints `?` otherwise.
+fn submission_echoing(dir: &Path, known: &[&str]) -> String {
+    std::fs::create_dir_all(dir).unwrap();
+    let tests: Vec<String> = known.iter().map(|k| format!("strcmp(line, \"{k}\\n\") == 0")).collect();
+    let condition = if tests.is_empty() { "0".to_owned() } else { tests.join(" || ") };
+    let source = format!(
+        "#include <stdio.h>\n#include <string.h>\nint main(void) {{\n    char line[64] = \"\";\n    \
+         fgets(line, sizeof line, stdin);\n    fputs({condition} ? line : \"?\\n\", stdout);\n    return 0;\n}}\n"
+    );
+    std::fs::write(dir.join("main.c"), source).unwrap();
+    dir.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_check_whose_only_failure_is_a_bonus_case_passes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = tmp.path().join("cases");
+    toy_with_bonus(&cases);
+    let cases = cases.to_str().unwrap();
+    let sub = submission_echoing(&tmp.path().join("without-cube"), &["hi"]);
+
+    let out = grader(&["--cases", cases, "check", &sub, "--assignment", "toy"], tmp.path());
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    assert!(stdout.contains("FAIL cube/double (0.00 / 5.00, bonus)"), "{stdout}");
+    assert!(
+        stdout.contains("Visible cases: 10.00 / 10.00 points (including 0.00 of 5.00 bonus points)"),
+        "{stdout}"
+    );
+
+    // Asked about by name, a bonus case that fails fails the check.
+    let chosen = grader(&["--cases", cases, "check", &sub, "-a", "toy", "--case", "cube/*"], tmp.path());
+    assert_eq!(chosen.status.code(), Some(1), "{}", text(&chosen.stdout));
+
+    // The grade is full marks, the bonus category reported as such.
+    let graded = grader(&["--cases", cases, "grade", &sub, "-a", "toy", "--format", "json"], tmp.path());
+    assert!(graded.status.success(), "{}", text(&graded.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&graded.stdout).unwrap();
+    assert_eq!((report["score"].as_f64(), report["max_score"].as_f64()), (Some(10.0), Some(10.0)));
+    assert_eq!(report["categories"][1]["bonus"], true);
+    assert_eq!(report["categories"][1]["max_score"], 5.0);
+    assert!(report["categories"][0].get("bonus").is_none(), "{report}");
+
+    // Any other failure still fails the check.
+    let wrong = submission_echoing(&tmp.path().join("cube-only"), &["double"]);
+    let out = grader(&["--cases", cases, "check", &wrong, "-a", "toy"], tmp.path());
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+}
+
+#[test]
+fn a_submission_with_the_optional_part_scores_above_the_max() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = tmp.path().join("cases");
+    toy_with_bonus(&cases);
+    let sub = submission_echoing(&tmp.path().join("everything"), &["hi", "double"]);
+    let args = ["--cases", cases.to_str().unwrap(), "grade", &sub, "-a", "toy"];
+    let graded = grader(&[&args[..], &["--format", "json"]].concat(), tmp.path());
+    let report: serde_json::Value = serde_json::from_slice(&graded.stdout).unwrap();
+    assert_eq!((report["score"].as_f64(), report["max_score"].as_f64()), (Some(15.0), Some(10.0)));
+    // --fail-under compares the score, bonus included, with the maximum: 150% clears 100%.
+    assert_eq!(grader(&[&args[..], &["--fail-under", "100"]].concat(), tmp.path()).status.code(), Some(0));
+}

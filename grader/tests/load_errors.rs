@@ -127,6 +127,25 @@ fn rubric_mistakes_in_assignment_toml_name_their_line() {
 }
 
 #[test]
+fn a_bonus_category_loads_and_cannot_be_graded_by_hand() {
+    let with_bonus =
+        format!("{ASSIGNMENT}\n[[categories]]\nid = \"cube\"\ntitle = \"Cube\"\npoints = 5\nbonus = true\n");
+    let a = load_with(&with_bonus, &[]).unwrap();
+    assert!(a.category("cube").unwrap().bonus);
+    assert!(!a.category("basics").unwrap().bonus && !a.category("style").unwrap().bonus);
+
+    // `style` is `manual = true` at line 24: the error is at the `bonus` line that follows it.
+    let by_hand = ASSIGNMENT.replace("manual = true", "manual = true\nbonus = true");
+    let (file, line, message) = invalid(load_with(&by_hand, &[]).unwrap_err());
+    assert_eq!((file.as_str(), line), ("assignment.toml", Some(25)));
+    assert!(message.contains("`style`") && message.contains("bonus"), "{message}");
+
+    // Saying so explicitly is no bonus, and no error.
+    let not_bonus = ASSIGNMENT.replace("manual = true", "manual = true\nbonus = false");
+    assert!(!load_with(&not_bonus, &[]).unwrap().category("style").unwrap().bonus);
+}
+
+#[test]
 fn a_missing_assignment_lists_the_known_ones() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
     let err = load_assignment(&root, "monopoly").unwrap_err();

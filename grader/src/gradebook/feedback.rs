@@ -42,16 +42,23 @@ fn points_table(title: &str, record: &Record, columns: &[Column]) -> String {
     } else {
         format!(", still to be graded by hand: {}", pending.join(", "))
     };
-    let _ =
-        writeln!(out, "**{}**: {:.2} / {:.2} points{pending}\n", cell(&who), record.total(), record.max());
+    let bonus = record.bonus_phrase().map_or_else(String::new, |b| format!(" ({b})"));
+    let _ = writeln!(
+        out,
+        "**{}**: {:.2} / {:.2} points{bonus}{pending}\n",
+        cell(&who),
+        record.total(),
+        record.max()
+    );
     out.push_str("| category | points | |\n|---|---:|---|\n");
     for column in columns {
         let Some(score) = record.categories.iter().find(|c| c.id == column.id) else { continue };
         let points = score.score.map_or_else(|| "pending".to_owned(), |s| format!("{s:.2}"));
-        let note = match (&score.comment, column.manual) {
-            (Some(comment), _) => cell(comment),
-            (None, true) => "graded by hand".to_owned(),
-            (None, false) => String::new(),
+        let note = match (&score.comment, column.manual, column.bonus) {
+            (Some(comment), _, _) => cell(comment),
+            (None, true, _) => "graded by hand".to_owned(),
+            (None, false, true) => "bonus: optional, beyond the maximum".to_owned(),
+            (None, false, false) => String::new(),
         };
         let _ = writeln!(out, "| {} | {points} / {:.2} | {note} |", cell(&column.title), score.max);
     }
@@ -105,10 +112,11 @@ pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> 
         out.push_str("\n### What to look at\n\n");
     }
     for case in failing {
+        let bonus = if report.is_bonus(&case.category) { " bonus" } else { "" };
         if case.visibility == Visibility::Hidden {
             let _ = writeln!(
                 out,
-                "- ✘ hidden case in {} ({:.2} / {:.2}): {}",
+                "- ✘ hidden case in {} ({:.2} / {:.2}{bonus}): {}",
                 cell(&case.category),
                 case.score,
                 case.max_score,
@@ -118,7 +126,7 @@ pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> 
         }
         let _ = writeln!(
             out,
-            "- ✘ `{}` {} ({:.2} / {:.2}): {}",
+            "- ✘ `{}` {} ({:.2} / {:.2}{bonus}): {}",
             case.id,
             cell(&case.title),
             case.score,
@@ -133,4 +141,30 @@ pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> 
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{columns, cube_column, student, with_cube};
+    use super::super::StudentStatus;
+    use super::*;
+
+    #[test]
+    fn feedback_names_the_bonus_in_the_total_its_row_and_its_failures() {
+        let record = with_cube(student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0)), 2.5);
+        let columns = [columns(), vec![cube_column()]].concat();
+        let feedback = render_feedback(&crate::report::test_support::bonus_report(), &record, &columns);
+        assert!(
+            feedback.contains("**a1 (Ada)**: 12.50 / 10.00 points (including 2.50 of 5.00 bonus points)\n"),
+            "{feedback}"
+        );
+        assert!(
+            feedback.contains("| Doubling cube | 2.50 / 5.00 | bonus: optional, beyond the maximum |"),
+            "{feedback}"
+        );
+        assert!(
+            feedback.contains("- ✘ `cube/take` title of cube/take (0.00 / 2.50 bonus): wrong output"),
+            "{feedback}"
+        );
+    }
 }

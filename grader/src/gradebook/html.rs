@@ -4,7 +4,8 @@
 use std::fmt::Write as _;
 
 use super::summary::{
-    bin_label, hardest_first, pass_percent, percent_of_max, status_counts, Distribution, BINS,
+    above_max, above_max_note, bin_label, hardest_first, pass_percent, percent_of_max, status_counts,
+    Distribution, BINS,
 };
 use super::{Gradebook, Record};
 
@@ -160,6 +161,10 @@ fn histogram(out: &mut String, book: &Gradebook) {
     if book.students.iter().any(|s| !s.pending().is_empty()) {
         caption.push_str(" Pending hand-graded categories count as 0 until graded.");
     }
+    if let Some(note) = above_max_note(above_max(book)) {
+        caption.push(' ');
+        caption.push_str(&note);
+    }
     let _ = writeln!(out, "<figcaption>{}</figcaption>\n</figure>\n</section>", escape(&caption));
 }
 
@@ -209,9 +214,14 @@ fn students(out: &mut String, book: &Gradebook, feedback_href: &dyn Fn(&str) -> 
             "{} ({:.2} points{})",
             column.title,
             column.points,
-            if column.manual { ", by hand" } else { "" }
+            match (column.manual, column.bonus) {
+                (true, _) => ", by hand",
+                (false, true) => ", bonus: in the total, not in the max",
+                (false, false) => "",
+            }
         );
-        let _ = write!(out, "<th class=\"num\" title=\"{}\">{}</th>", escape(&hint), escape(&column.id));
+        let _ =
+            write!(out, "<th class=\"num\" title=\"{}\">{}</th>", escape(&hint), escape(&column.header()));
     }
     out.push_str("<th>Status</th></tr>\n</thead>\n<tbody>\n");
     for student in &book.students {
@@ -432,6 +442,27 @@ mod tests {
         // The tallest bar fills the plot.
         let full = format!("height=\"{:.1}\"><title>0-10%", HEIGHT - TOP - BOTTOM);
         assert!(html.contains(&full), "{html}");
+    }
+
+    #[test]
+    fn a_bonus_column_and_totals_above_the_max_are_said_to_be_what_they_are() {
+        use super::super::testing::{cube_column, with_cube};
+        let mut book = book();
+        book.columns.push(cube_column());
+        book.students[1] = with_cube(book.students[1].clone(), 3.0);
+        let html = render(&book);
+        assert_well_formed(&html);
+        assert!(
+            html.contains("<th class=\"num\" title=\"Doubling cube (5.00 points, bonus: in the total, not in the max)\">cube (bonus)</th>"),
+            "{html}"
+        );
+        assert!(html.contains("title=\"130.0%\">13.00 / 10.00</td>"), "{html}");
+        assert!(html.contains("<title>90-100%: 1 student</title>"), "{html}");
+        assert!(
+            html.contains("1 student above 100% with bonus points is counted in 90-100%.</figcaption>"),
+            "{html}"
+        );
+        assert!(!render(&self::book()).contains("above 100%"));
     }
 
     #[test]

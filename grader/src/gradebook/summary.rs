@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 
 use super::{CaseStat, Gradebook, Record, StudentStatus};
 
-/// Bins of the distribution of totals: 0-10%, 10-20%, ..., 90-100% (100% falls in the last).
+/// Bins of the distribution of totals: 0-10%, 10-20%, ..., 90-100% (100% falls in the last, and so do
+/// totals above 100% that bonus points make).
 pub(super) const BINS: usize = 10;
 
 /// Width in characters of the largest bin's bar.
@@ -19,7 +20,8 @@ pub(super) const STATUSES: [StudentStatus; 4] =
     [StudentStatus::Graded, StudentStatus::BuildError, StudentStatus::NoFiles, StudentStatus::GraderError];
 
 /// A student's total as a percentage of the points available to them (0 when nothing is available).
-/// Pending hand-graded categories count as 0 until graded, as they do in the total.
+/// Pending hand-graded categories count as 0 until graded, as they do in the total; bonus points can
+/// take it above 100.
 pub(super) fn percent_of_max(record: &Record) -> f64 {
     let max = record.max();
     if max > 0.0 {
@@ -107,6 +109,18 @@ impl Distribution {
     }
 }
 
+/// Students whose total is above their max (bonus points), whom the histogram counts in its top bin.
+pub(super) fn above_max(book: &Gradebook) -> usize {
+    book.students.iter().filter(|s| s.total() > s.max()).count()
+}
+
+/// The sentence saying that `n` students above 100% are counted in the top bin; `None` for none.
+pub(super) fn above_max_note(n: usize) -> Option<String> {
+    let (who, are) = if n == 1 { ("student", "is") } else { ("students", "are") };
+    (n > 0)
+        .then(|| format!("{n} {who} above 100% with bonus points {are} counted in {}.", bin_label(BINS - 1)))
+}
+
 /// Students per status, every status listed (in [`STATUSES`] order).
 pub(super) fn status_counts(book: &Gradebook) -> [(StudentStatus, usize); 4] {
     STATUSES.map(|status| (status, book.students.iter().filter(|s| s.status == status).count()))
@@ -174,6 +188,9 @@ pub fn render_summary(book: &Gradebook) -> String {
     for (i, &count) in distribution.bins.iter().enumerate() {
         let _ = writeln!(out, "| {} | {count} | {} |", bin_label(i), "█".repeat(bar_length(count, peak)));
     }
+    if let Some(note) = above_max_note(above_max(book)) {
+        let _ = writeln!(out, "\n{note}");
+    }
 
     out.push_str("\n## Categories\n\n");
     out.push_str(
@@ -195,7 +212,11 @@ pub fn render_summary(book: &Gradebook) -> String {
         } else {
             "—".to_owned()
         };
-        let title = if column.manual { format!("{} (by hand)", column.title) } else { column.title.clone() };
+        let title = match (column.manual, column.bonus) {
+            (true, _) => format!("{} (by hand)", column.title),
+            (false, true) => format!("{} (bonus, not in the max)", column.title),
+            (false, false) => column.title.clone(),
+        };
         let _ = writeln!(
             out,
             "| {} | {} | {mean} | {:.2} | {full} | {pending} |",
@@ -394,6 +415,31 @@ mod tests {
         book.columns[0].title = "rows | columns\nand more".to_owned();
         let md = render_summary(&book);
         assert!(md.contains("| play | rows \\| columns and more |"), "{md}");
+    }
+
+    #[test]
+    fn totals_above_the_max_fall_in_the_top_bin_and_are_said_to() {
+        use super::super::testing::{cube_column, with_cube};
+        let mut book = book();
+        book.columns.push(cube_column());
+        // a1: 10 + 3 bonus of 10 is 130%; b2: 3 + 5 bonus of 10 is 80%.
+        book.students[0] = with_cube(book.students[0].clone(), 3.0);
+        book.students[1] = with_cube(book.students[1].clone(), 5.0);
+        assert_eq!(percent_of_max(&book.students[0]), 130.0);
+        assert_eq!(Distribution::of(&book).bins, [1, 0, 0, 0, 0, 0, 0, 0, 1, 1]);
+        assert_eq!(above_max(&book), 1);
+        let md = render_summary(&book);
+        assert!(md.contains("max 130.0%"), "{md}");
+        assert!(md.contains("1 student above 100% with bonus points is counted in 90-100%."), "{md}");
+        assert!(
+            md.contains("| cube | Doubling cube (bonus, not in the max) | 4.00 | 5.00 | 1 | — |"),
+            "{md}"
+        );
+        assert_eq!(
+            above_max_note(2).unwrap(),
+            "2 students above 100% with bonus points are counted in 90-100%."
+        );
+        assert!(!render_summary(&self::book()).contains("above 100%"));
     }
 
     #[test]

@@ -47,6 +47,11 @@ fn case_output(case: &CaseReport, report: &Report) -> String {
 }
 
 /// Renders `results.json` for a grading.
+///
+/// The top-level `score` is the report's, bonus points included (Gradescope takes it over the sum of
+/// the tests'). A test of a bonus case has `max_score` 0 and says its points in its name, so that the
+/// tests' `max_score`s, which Gradescope adds up where it shows a maximum, stay the report's
+/// `max_score`; a test's `score` above its `max_score` is accepted as extra credit.
 pub fn render_gradescope(report: &Report) -> String {
     let report = &report.student_view();
     let tests = report
@@ -55,16 +60,23 @@ pub fn render_gradescope(report: &Report) -> String {
         .enumerate()
         .map(|(i, case)| {
             let hidden = case.visibility == Visibility::Hidden;
+            let bonus = report.is_bonus(&case.category);
+            // A hidden case's id is already `<category>/hidden-<n>` in the student view.
+            let mut name = if hidden { case.id.clone() } else { format!("{}: {}", case.id, case.title) };
+            let mut tags = vec![case.category.clone()];
+            if bonus {
+                name.push_str(&format!(" (bonus, up to {:.2} extra points)", case.max_score));
+                tags.push("bonus".to_owned());
+            }
             Test {
-                // A hidden case's id is already `<category>/hidden-<n>` in the student view.
-                name: if hidden { case.id.clone() } else { format!("{}: {}", case.id, case.title) },
+                name,
                 number: (i + 1).to_string(),
                 score: case.score,
-                max_score: case.max_score,
+                max_score: if bonus { 0.0 } else { case.max_score },
                 status: if case.full_marks() { "passed" } else { "failed" },
                 output: if hidden || case.full_marks() { String::new() } else { case_output(case, report) },
                 output_format: "md",
-                tags: vec![case.category.clone()],
+                tags,
                 visibility: "visible",
             }
         })
@@ -85,6 +97,12 @@ pub fn render_gradescope(report: &Report) -> String {
             output.push_str(&format!("- {line}\n"));
         }
         output.push('\n');
+    }
+    if let Some(bonus) = report.bonus_phrase() {
+        output.push_str(&format!(
+            "Score {:.2} of {:.2} points, {bonus} (an optional part, beyond the maximum).\n\n",
+            report.score, report.max_score
+        ));
     }
     if !report.pending.is_empty() {
         let pending: Vec<String> =
@@ -117,4 +135,32 @@ pub fn render_gradescope_failure(message: &str) -> String {
         tests: Vec::new(),
     };
     serde_json::to_string_pretty(&results).expect("a results file always serialises")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bonus_tests_add_to_the_score_and_nothing_to_the_maximum() {
+        let results: serde_json::Value =
+            serde_json::from_str(&render_gradescope(&crate::report::test_support::bonus_report())).unwrap();
+        assert_eq!(results["score"], 7.5);
+        let tests = results["tests"].as_array().unwrap();
+        let max: f64 = tests.iter().map(|t| t["max_score"].as_f64().unwrap()).sum();
+        let score: f64 = tests.iter().map(|t| t["score"].as_f64().unwrap()).sum();
+        assert_eq!((score, max), (7.5, 5.0), "the tests add up to the report's score and maximum");
+
+        let double = &tests[1];
+        assert_eq!(double["name"], "cube/double: title of cube/double (bonus, up to 2.50 extra points)");
+        assert_eq!((double["score"].as_f64(), double["max_score"].as_f64()), (Some(2.5), Some(0.0)));
+        assert_eq!(double["tags"], serde_json::json!(["cube", "bonus"]));
+        assert_eq!(double["status"], "passed");
+        assert_eq!(tests[2]["status"], "failed");
+        assert_eq!(tests[0]["tags"], serde_json::json!(["play"]));
+        assert!(
+            results["output"].as_str().unwrap().contains("Score 7.50 of 5.00 points, including 2.50 of 5.00"),
+            "{results}"
+        );
+    }
 }

@@ -47,6 +47,9 @@ fn category_suite(report: &Report, category: &str) -> TestSuite {
         suite.add_property(Property::new("score", points(c.score)));
         suite.add_property(Property::new("max_score", points(c.max_score)));
         suite.add_property(Property::new("passed", c.passed.to_string()));
+        if c.bonus {
+            suite.add_property(Property::new("bonus", "true"));
+        }
     }
     // The report has no properties of its own in JUnit: every suite carries the totals, so that a
     // CI page showing one suite still shows the grade it belongs to.
@@ -54,12 +57,19 @@ fn category_suite(report: &Report, category: &str) -> TestSuite {
     suite.add_property(Property::new("submission", xml_text(&report.submission)));
     suite.add_property(Property::new("total_score", points(report.score)));
     suite.add_property(Property::new("total_max_score", points(report.max_score)));
+    if report.categories.iter().any(|c| c.bonus) {
+        // The bonus points inside `total_score`, which `total_max_score` does not count.
+        suite.add_property(Property::new("total_bonus_score", points(report.bonus_points().0)));
+    }
     let pending: f64 = report.pending.iter().map(|p| p.points).sum();
     suite.add_property(Property::new("pending_points", points(pending)));
     suite.add_property(Property::new("visible_only", report.visible_only.to_string()));
     if let Some(hidden) = &report.hidden {
         suite.add_property(Property::new("hidden_cases_not_run", hidden.cases.to_string()));
         suite.add_property(Property::new("hidden_points_not_run", points(hidden.points)));
+        if hidden.bonus_points > 0.0 {
+            suite.add_property(Property::new("hidden_bonus_points_not_run", points(hidden.bonus_points)));
+        }
     }
     suite.add_property(Property::new("containment", report.containment.to_string()));
     suite.add_property(Property::new("grader_version", xml_text(&report.grader_version)));
@@ -113,7 +123,7 @@ fn status_type(case: &CaseReport) -> &'static str {
 }
 
 /// The test case's status with no text but the verdict and the points.
-fn bare_status(case: &CaseReport) -> TestCaseStatus {
+fn bare_status(report: &Report, case: &CaseReport) -> TestCaseStatus {
     if case.full_marks() {
         return TestCaseStatus::success();
     }
@@ -124,10 +134,11 @@ fn bare_status(case: &CaseReport) -> TestCaseStatus {
     };
     let mut status = TestCaseStatus::non_success(kind);
     status.set_message(format!(
-        "{}: {} / {} points",
+        "{}: {} / {} {}",
         status_word(case),
         points(case.score),
-        points(case.max_score)
+        points(case.max_score),
+        if report.is_bonus(&case.category) { "bonus points" } else { "points" }
     ));
     status.set_type(status_type(case));
     status
@@ -152,12 +163,12 @@ fn common_case(report: &Report, case: &CaseReport, name: String, status: TestCas
 
 /// A hidden case: its verdict, category and points only.
 fn hidden_case(report: &Report, case: &CaseReport) -> TestCase {
-    common_case(report, case, xml_text(&case.id), bare_status(case))
+    common_case(report, case, xml_text(&case.id), bare_status(report, case))
 }
 
 /// A visible case: for a failure, what happened and where the output first differs.
 fn visible_case(report: &Report, case: &CaseReport) -> TestCase {
-    let mut status = bare_status(case);
+    let mut status = bare_status(report, case);
     let mut stderr = None;
     if !case.full_marks() {
         let kept_stderr = case.stderr.as_deref().map(|s| bounded(&xml_text(s), MAX_CASE_STDERR));
@@ -304,6 +315,7 @@ mod tests {
                     max_score: 15.0,
                     passed: 1,
                     cases: 3,
+                    bonus: false,
                 },
                 CategoryReport {
                     id: "board".to_owned(),
@@ -312,6 +324,7 @@ mod tests {
                     max_score: 10.0,
                     passed: 1,
                     cases: 2,
+                    bonus: false,
                 },
             ],
             cases: vec![
@@ -326,6 +339,27 @@ mod tests {
 
     fn attribute<'a>(node: roxmltree::Node<'a, '_>, name: &str) -> &'a str {
         node.attribute(name).unwrap_or_else(|| panic!("{name} on {node:?}"))
+    }
+
+    #[test]
+    fn a_bonus_suite_says_so_and_every_suite_names_the_bonus_in_the_total() {
+        let xml = render_junit(&crate::report::test_support::bonus_report());
+        let doc = roxmltree::Document::parse(&xml).unwrap();
+        let suites: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("testsuite")).collect();
+        let property = |suite: roxmltree::Node<'_, '_>, name: &str| {
+            properties(suite).into_iter().find(|(n, _)| n == name).map(|(_, v)| v)
+        };
+        let (play, cube) = (suites[0], suites[1]);
+        assert_eq!(attribute(cube, "name"), "cube");
+        assert_eq!(property(cube, "bonus").as_deref(), Some("true"));
+        assert_eq!(property(play, "bonus"), None);
+        for suite in [play, cube] {
+            assert_eq!(property(suite, "total_score").as_deref(), Some("7.50"));
+            assert_eq!(property(suite, "total_max_score").as_deref(), Some("5.00"));
+            assert_eq!(property(suite, "total_bonus_score").as_deref(), Some("2.50"));
+        }
+        let failure = doc.descendants().find(|n| n.has_tag_name("failure")).unwrap();
+        assert_eq!(attribute(failure, "message"), "failed: 0.00 / 2.50 bonus points");
     }
 
     fn properties(node: roxmltree::Node<'_, '_>) -> Vec<(String, String)> {

@@ -24,9 +24,10 @@ pub fn render_markdown(report: &Report) -> String {
     let report = &report.student_view();
     let mut out = String::new();
     let scope = if report.visible_only { " (visible cases only)" } else { "" };
+    let bonus = report.bonus_phrase().map_or_else(String::new, |b| format!(" ({b})"));
     let _ = writeln!(
         out,
-        "## {}: {:.2} / {:.2} points{scope}\n",
+        "## {}: {:.2} / {:.2} points{bonus}{scope}\n",
         inline(&report.title),
         report.score,
         report.max_score
@@ -41,9 +42,10 @@ pub fn render_markdown(report: &Report) -> String {
     }
     out.push_str("| category | points | cases passed | what it grades |\n|---|---:|---:|---|\n");
     for c in &report.categories {
+        let bonus = if c.bonus { " (bonus)" } else { "" };
         let _ = writeln!(
             out,
-            "| {} | {:.2} / {:.2} | {} / {} | {} |",
+            "| {}{bonus} | {:.2} / {:.2} | {} / {} | {} |",
             inline(&c.id),
             c.score,
             c.max_score,
@@ -121,8 +123,7 @@ fn self_check_caveat(report: &Report) -> String {
     }
     let mut left_out = Vec::new();
     if let Some(hidden) = &report.hidden {
-        let s = if hidden.cases == 1 { "" } else { "s" };
-        left_out.push(format!("{} hidden case{s} worth {:.2} points", hidden.cases, hidden.points));
+        left_out.push(hidden.describe());
     }
     let pending: f64 = report.pending.iter().map(|p| p.points).sum();
     if pending > 0.0 {
@@ -214,11 +215,12 @@ fn failing_parts(report: &Report) -> Vec<String> {
         for case in hidden {
             let _ = writeln!(
                 part,
-                "- {}: {}, {:.2} / {:.2} points",
+                "- {}: {}, {:.2} / {:.2} {}",
                 inline(&case.id),
                 status_word(case),
                 case.score,
-                case.max_score
+                case.max_score,
+                points_word(report, case)
             );
         }
         part.push('\n');
@@ -232,7 +234,7 @@ fn failing_parts(report: &Report) -> Vec<String> {
 fn visible_failure(case: &CaseReport, report: &Report) -> String {
     let mut part = format!("#### {}: {}\n\n", inline(&case.id), inline(&case.title));
     let _ = write!(part, "**{}**", verdict(case));
-    let _ = writeln!(part, ", {:.2} / {:.2} points", case.score, case.max_score);
+    let _ = writeln!(part, ", {:.2} / {:.2} {}", case.score, case.max_score, points_word(report, case));
     if let Some(note) = &case.note {
         let _ = writeln!(part, "\n{}", inline(note));
     }
@@ -252,6 +254,15 @@ fn visible_failure(case: &CaseReport, report: &Report) -> String {
         );
     }
     part
+}
+
+/// `points`, or `bonus points` for a case of a bonus category: what it lost costs nothing.
+fn points_word(report: &Report, case: &CaseReport) -> &'static str {
+    if report.is_bonus(&case.category) {
+        "bonus points"
+    } else {
+        "points"
+    }
 }
 
 /// The verdict of a visible case, with the signal or limit that ended its run.
@@ -325,7 +336,7 @@ fn visible_controls(text: &str) -> String {
 
 /// Renders GitHub workflow commands for a report: an `::error` per failed build, an `::error` for
 /// each of the first `max` failing cases (a build's failure is not repeated for every case it kept
-/// from running), and a `::notice` counting the failing cases left out.
+/// from running; a bonus case's is a `::notice`), and a `::notice` counting the failing cases left out.
 pub fn render_github_annotations(report: &Report, max: usize) -> String {
     let report = &report.student_view();
     let mut out = String::new();
@@ -340,9 +351,17 @@ pub fn render_github_annotations(report: &Report, max: usize) -> String {
     let failing: Vec<&CaseReport> =
         report.cases.iter().filter(|c| !c.full_marks() && c.status != CaseStatus::BuildError).collect();
     for case in failing.iter().take(max) {
-        let points = format!("{}: {:.2} / {:.2} points", status_word(case), case.score, case.max_score);
+        let points = format!(
+            "{}: {:.2} / {:.2} {}",
+            status_word(case),
+            case.score,
+            case.max_score,
+            points_word(report, case)
+        );
+        // An optional part left undone is no error of a complete submission.
+        let command = if report.is_bonus(&case.category) { "notice" } else { "error" };
         if case.visibility == Visibility::Hidden {
-            annotate(&mut out, "error", &case.id, &points);
+            annotate(&mut out, command, &case.id, &points);
             continue;
         }
         let mut message = format!("{}\n{points}", case.title);
@@ -352,7 +371,7 @@ pub fn render_github_annotations(report: &Report, max: usize) -> String {
         if let Some(block) = super::plain_first_difference(case, report) {
             let _ = write!(message, "\n{}", block.trim_end());
         }
-        annotate(&mut out, "error", &format!("{}: {}", case.id, status_word(case)), &message);
+        annotate(&mut out, command, &format!("{}: {}", case.id, status_word(case)), &message);
     }
     if failing.len() > max {
         let more = failing.len() - max;
@@ -409,6 +428,23 @@ mod tests {
         crate::report::test_support::case(id, category, status, score)
     }
 
+    #[test]
+    fn a_bonus_category_is_marked_and_its_failures_are_only_notices() {
+        let report = crate::report::test_support::bonus_report();
+        let markdown = render_markdown(&report);
+        assert!(
+            markdown.starts_with("## Demo: 7.50 / 5.00 points (including 2.50 of 5.00 bonus points)\n"),
+            "{markdown}"
+        );
+        assert!(markdown.contains("| cube (bonus) | 2.50 / 5.00 | 1 / 2 | title of cube |"), "{markdown}");
+        assert!(markdown.contains("| play | 5.00 / 5.00 | 1 / 1 | title of play |"), "{markdown}");
+        assert!(markdown.contains("**failed**, 0.00 / 2.50 bonus points"), "{markdown}");
+
+        let annotations = render_github_annotations(&report, 10);
+        assert!(annotations.starts_with("::notice title=cube/take%3A failed::"), "{annotations}");
+        assert!(!annotations.contains("::error"), "{annotations}");
+    }
+
     /// A self-check of two categories with `|` in their titles: a visible pass, a visible failure
     /// full of hostile text (a run of ten backticks among it, 5 MiB of diff), a hidden failure whose
     /// expected line is a secret, a crash; a build with warnings; a probe.
@@ -448,7 +484,7 @@ mod tests {
             containment: Containment::Full,
             score: 8.0,
             max_score: 20.0,
-            hidden: Some(HiddenCases { cases: 3, points: 7.5 }),
+            hidden: Some(HiddenCases { cases: 3, points: 7.5, bonus_points: 0.0 }),
             pending: vec![PendingCategory {
                 id: "style".to_owned(),
                 title: "Style".to_owned(),
@@ -474,6 +510,7 @@ mod tests {
                     max_score: 15.0,
                     passed: 1,
                     cases: 3,
+                    bonus: false,
                 },
                 CategoryReport {
                     id: "board".to_owned(),
@@ -482,6 +519,7 @@ mod tests {
                     max_score: 5.0,
                     passed: 0,
                     cases: 1,
+                    bonus: false,
                 },
             ],
             cases: vec![case("moves/plain", "moves", CaseStatus::Passed, 5.0), failing, hidden, crashed],

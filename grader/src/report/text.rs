@@ -141,9 +141,11 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
     let count_width = counts.iter().map(String::len).chain(["graded by hand".len()]).max().unwrap_or(0);
     for (c, count) in report.categories.iter().zip(&counts) {
         let style = score_style(c.score, c.max_score);
+        let bonus =
+            if c.bonus { format!(" {BOLD}(bonus, beyond the maximum){BOLD:#}") } else { String::new() };
         let _ = writeln!(
             out,
-            "  {:<width$}  {style}{:>6.2}{style:#} / {:>6.2}   {count:>count_width$}  {DIM}{}{DIM:#}",
+            "  {:<width$}  {style}{:>6.2}{style:#} / {:>6.2}   {count:>count_width$}  {DIM}{}{DIM:#}{bonus}",
             c.id, c.score, c.max_score, c.title
         );
     }
@@ -178,7 +180,8 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
     }
     let with_diff = if diffs { MAX_DIFFS } else { 0 };
     for (i, case) in failing.iter().enumerate() {
-        render_case(&mut out, case, i < with_diff, diffs || verbose, &report.cases_root);
+        let bonus = report.is_bonus(&case.category);
+        render_case(&mut out, case, bonus, i < with_diff, diffs || verbose, &report.cases_root);
     }
     if verbose {
         render_passed(&mut out, report);
@@ -204,14 +207,12 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
             report.score,
             report.max_score
         );
+        if let Some(bonus) = report.bonus_phrase() {
+            let _ = write!(out, " ({bonus})");
+        }
         let mut left_out = Vec::new();
         if let Some(hidden) = &report.hidden {
-            left_out.push(format!(
-                "{} hidden case{} worth {:.2} points",
-                hidden.cases,
-                if hidden.cases == 1 { "" } else { "s" },
-                hidden.points
-            ));
+            left_out.push(hidden.describe());
         }
         if pending > 0.0 {
             left_out.push(format!("{pending:.0} points graded by hand"));
@@ -231,6 +232,9 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
             "\n{BOLD}Score:{BOLD:#} {style}{:.2}{style:#} / {:.2}",
             report.score, report.max_score
         );
+        if let Some(bonus) = report.bonus_phrase() {
+            let _ = write!(out, " ({bonus})");
+        }
         if pending > 0.0 {
             let _ = write!(out, " automated; {pending:.0} more points graded by hand");
         }
@@ -310,13 +314,21 @@ fn render_quiet(report: &Report) -> String {
     let mut out = String::new();
     for case in report.cases.iter().filter(|c| c.score < c.max_score || c.status != CaseStatus::Passed) {
         let (style, word) = status_word(case);
-        let _ =
-            writeln!(out, "{style}{word}{style:#} {} ({:.2} / {:.2})", case.id, case.score, case.max_score);
+        let bonus = if report.is_bonus(&case.category) { ", bonus" } else { "" };
+        let _ = writeln!(
+            out,
+            "{style}{word}{style:#} {} ({:.2} / {:.2}{bonus})",
+            case.id, case.score, case.max_score
+        );
     }
     let style = score_style(report.score, report.max_score);
     let what = if report.visible_only { "Visible cases" } else { "Score" };
-    let _ =
-        writeln!(out, "{BOLD}{what}:{BOLD:#} {style}{:.2}{style:#} / {:.2}", report.score, report.max_score);
+    let bonus = report.bonus_phrase().map_or_else(String::new, |b| format!(" ({b})"));
+    let _ = writeln!(
+        out,
+        "{BOLD}{what}:{BOLD:#} {style}{:.2}{style:#} / {:.2}{bonus}",
+        report.score, report.max_score
+    );
     out
 }
 
@@ -375,12 +387,21 @@ fn run_cost(case: &CaseReport) -> String {
     parts.join(", ")
 }
 
-fn render_case(out: &mut String, case: &CaseReport, diffs: bool, reproduce: bool, cases_root: &str) {
+fn render_case(
+    out: &mut String,
+    case: &CaseReport,
+    bonus: bool,
+    diffs: bool,
+    reproduce: bool,
+    cases_root: &str,
+) {
     let root = shown_cases_root(cases_root);
     let (style, word) = status_word(case);
+    // A student who left out the optional part reads that these losses cost nothing.
+    let bonus = if bonus { ", bonus" } else { "" };
     let _ = writeln!(
         out,
-        "{style}{word}{style:#} {} {DIM}({:.2} / {:.2}){DIM:#}  {}",
+        "{style}{word}{style:#} {} {DIM}({:.2} / {:.2}{bonus}){DIM:#}  {}",
         case.id, case.score, case.max_score, case.title
     );
     if let Some(note) = &case.note {
@@ -608,6 +629,42 @@ pub(crate) fn visible(line: &str, whitespace: bool) -> Visible {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn plain(report: &Report, verbosity: Verbosity) -> String {
+        let text = render_text(report, TextOptions { diffs: false, verbosity });
+        anstream::adapter::strip_str(&text).to_string()
+    }
+
+    #[test]
+    fn a_bonus_category_is_marked_and_its_points_are_named_in_the_total() {
+        let report = crate::report::test_support::bonus_report();
+        let text = plain(&report, Verbosity::Normal);
+        let cube = text.lines().find(|l| l.trim_start().starts_with("cube")).unwrap();
+        assert!(cube.contains("2.50 /   5.00") && cube.ends_with("(bonus, beyond the maximum)"), "{text}");
+        let play = text.lines().find(|l| l.trim_start().starts_with("play")).unwrap();
+        assert!(!play.contains("bonus"), "{text}");
+        assert!(text.contains("FAIL cube/take (0.00 / 2.50, bonus)"), "{text}");
+        assert!(text.contains("Score: 7.50 / 5.00 (including 2.50 of 5.00 bonus points)"), "{text}");
+
+        let quiet = plain(&report, Verbosity::Quiet);
+        assert_eq!(
+            quiet,
+            "FAIL cube/take (0.00 / 2.50, bonus)\nScore: 7.50 / 5.00 (including 2.50 of 5.00 bonus points)\n"
+        );
+    }
+
+    #[test]
+    fn a_self_check_names_hidden_bonus_points_apart() {
+        let mut report = crate::report::test_support::bonus_report();
+        report.visible_only = true;
+        report.hidden = Some(crate::report::HiddenCases { cases: 2, points: 1.5, bonus_points: 2.0 });
+        let text = plain(&report, Verbosity::Normal);
+        assert!(
+            text.contains("Visible cases: 7.50 / 5.00 points (including 2.50 of 5.00 bonus points)"),
+            "{text}"
+        );
+        assert!(text.contains("2 hidden cases worth 1.50 points (and 2.00 bonus points)"), "{text}");
+    }
 
     #[test]
     fn compiler_messages_keep_their_words_under_colours() {
