@@ -554,7 +554,7 @@ fn each_backgammon_ai_bug_loses_points_exactly_in_its_categories() {
             ("bug-accepts-illegal", &["illegal-plays"]),
             ("bug-bear-off-outside", &["legal-play"]),
             // A crash in every game leaves no game whole: what needs whole games loses them.
-            ("bug-crash-midgame", &["protocol", "results", "strength"]),
+            ("bug-crash-midgame", &["protocol", "results", "strength", "cube"]),
             ("bug-debug-stdout", &["protocol"]),
             ("bug-doubles-two-moves", &["legal-play"]),
             ("bug-no-gammons", &["results"]),
@@ -562,6 +562,21 @@ fn each_backgammon_ai_bug_loses_points_exactly_in_its_categories() {
             ("bug-slow", &["protocol"]),
         ],
     );
+}
+
+#[test]
+fn a_backgammon_ai_program_without_the_optional_cube_loses_only_the_bonus() {
+    let report = grade_fixture("backgammon-ai", "no-cube");
+    let correct = grade_fixture("backgammon-ai", "correct");
+    assert_eq!(losing(&report), BTreeSet::from(["cube"]), "{}", plain_text(&report));
+    let cube = report.categories.iter().find(|c| c.id == "cube").unwrap();
+    assert!(cube.bonus && cube.score == 0.0, "{cube:?}");
+    // The bonus is not part of the maximum: without it the rest earns every point there is.
+    let strength =
+        |r: &grader::report::Report| r.categories.iter().find(|c| c.id == "strength").unwrap().score;
+    assert_eq!(report.max_score, 95.0);
+    assert_eq!(report.score, 95.0 - (15.0 - strength(&report)), "{}", plain_text(&report));
+    assert_eq!(correct.score, 100.0 - (15.0 - strength(&correct)), "the correct program earns the bonus too");
 }
 
 #[test]

@@ -303,7 +303,8 @@ enum Expect {
 }
 
 /// The protocol's first words of answers: a line starting otherwise is stray.
-const ANSWER_WORDS: [&str; 9] = ["ok", "illegal", "move", "position", "result", "double", "no", "take", "drop"];
+const ANSWER_WORDS: [&str; 9] =
+    ["ok", "illegal", "move", "position", "result", "double", "no", "take", "drop"];
 
 struct BackgammonGame {
     focus: Focus,
@@ -547,7 +548,10 @@ impl BackgammonGame {
             self.attempt += 1;
             self.situations_left = self.situations_left.saturating_sub(1);
             self.outcome.add("attempts", 1);
-            self.push(format!("play {}", format_play(&attempt)).trim_end().to_owned(), Expect::Refuse(reason));
+            self.push(
+                format!("play {}", format_play(&attempt)).trim_end().to_owned(),
+                Expect::Refuse(reason),
+            );
         }
         self.push(
             format!("play {}", format_play(&moves)).trim_end().to_owned(),
@@ -1037,9 +1041,11 @@ mod tests {
     #[test]
     fn every_cube_policy_of_a_correct_program_gets_full_credit() {
         let m = cube_match(4);
-        for (policy, counter) in
-            [(CubePolicy::Takes, "taken"), (CubePolicy::Doubles, "ai_doubles"), (CubePolicy::Drops, "dropped")]
-        {
+        for (policy, counter) in [
+            (CubePolicy::Takes, "taken"),
+            (CubePolicy::Doubles, "ai_doubles"),
+            (CubePolicy::Drops, "dropped"),
+        ] {
             let (score, outcomes) = play(&m, policy, |_, line| line);
             assert_eq!(score.credit, 1.0, "{policy:?}: {}", score.summary);
             assert!(outcomes.iter().all(|o| o.problem.is_none()), "{policy:?}: {outcomes:?}");
@@ -1060,7 +1066,9 @@ mod tests {
         assert_eq!(score.credit, 0.0);
         assert_eq!(total(&outcomes, "stray"), 0, "an error line is the answer, not debug output");
         let problem = outcomes[0].problem.as_deref().unwrap();
-        assert!(problem.contains("expected `double` or `no`") || problem.contains("expected `take` or `drop`"));
+        assert!(
+            problem.contains("expected `double` or `no`") || problem.contains("expected `take` or `drop`")
+        );
     }
 
     #[test]
@@ -1102,7 +1110,8 @@ mod tests {
 
     #[test]
     fn the_cube_is_asked_about_only_in_its_own_case() {
-        let m = BackgammonMatch::from_scenario(&toml::from_str("focus = \"results\"\ngames = 2").unwrap()).unwrap();
+        let m = BackgammonMatch::from_scenario(&toml::from_str("focus = \"results\"\ngames = 2").unwrap())
+            .unwrap();
         let (score, _) = play(&m, CubePolicy::Drops, |command, line| {
             assert!(!command.starts_with("double"), "{command}");
             line
@@ -1110,6 +1119,3 @@ mod tests {
         assert_eq!(score.credit, 1.0);
     }
 }
-
-
-
