@@ -129,10 +129,7 @@ impl Record {
         let bonus: Vec<&CategoryScore> = self.categories.iter().filter(|c| c.bonus).collect();
         let earned: f64 = bonus.iter().filter_map(|c| c.score).sum();
         let available: f64 = bonus.iter().map(|c| c.max).sum();
-        (!bonus.is_empty()).then(|| {
-            let (earned, available) = (crate::score::round(earned), crate::score::round(available));
-            format!("including {earned:.2} of {available:.2} bonus points")
-        })
+        (!bonus.is_empty()).then(|| crate::score::bonus_phrase(earned, available))
     }
 
     /// Hand-graded categories without a grade yet.

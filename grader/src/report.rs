@@ -82,7 +82,7 @@ impl Report {
     pub fn bonus_phrase(&self) -> Option<String> {
         let has_bonus = self.categories.iter().any(|c| c.bonus);
         let (earned, available) = self.bonus_points();
-        has_bonus.then(|| format!("including {earned:.2} of {available:.2} bonus points"))
+        has_bonus.then(|| crate::score::bonus_phrase(earned, available))
     }
 }
 

@@ -164,6 +164,11 @@ pub fn case_points(assignment: &Assignment, cases: &[&Case]) -> Vec<f64> {
         .collect()
 }
 
+/// The words after a total with bonus points in it, for reports and gradebooks alike.
+pub fn bonus_phrase(earned: f64, available: f64) -> String {
+    format!("including {:.2} of {:.2} bonus points", round(earned), round(available))
+}
+
 /// Rounds points for reports: two decimals.
 pub fn round(points: f64) -> f64 {
     (points * 100.0).round() / 100.0

@@ -22,6 +22,7 @@ use crate::ScenarioError;
 use super::players::{opening_roll, OnePlyPlayer, Player, RandomPlayer, Rng};
 use super::rules::{
     check_play, format_play, game_result, legal_plays, parse_play, CheckerMove, Colour, Point, Position,
+    ResultKind,
 };
 
 /// The time a `go` may take in the protocol case, where the time limit is graded.
@@ -540,18 +541,17 @@ impl BackgammonGame {
         };
         let result =
             check_play(&self.position, colour, self.dice, &moves).expect("the grader's own play is legal");
-        let attempt = match self.focus {
-            Focus::Illegal => illegal_attempt(&self.position, colour, self.dice, self.attempt),
-            _ => None,
-        };
-        if let Some((attempt, reason)) = attempt {
-            self.attempt += 1;
-            self.situations_left = self.situations_left.saturating_sub(1);
-            self.outcome.add("attempts", 1);
-            self.push(
-                format!("play {}", format_play(&attempt)).trim_end().to_owned(),
-                Expect::Refuse(reason),
-            );
+        if self.focus == Focus::Illegal {
+            if let Some((attempt, reason)) = illegal_attempt(&self.position, colour, self.dice, self.attempt)
+            {
+                self.attempt += 1;
+                self.situations_left = self.situations_left.saturating_sub(1);
+                self.outcome.add("attempts", 1);
+                self.push(
+                    format!("play {}", format_play(&attempt)).trim_end().to_owned(),
+                    Expect::Refuse(reason),
+                );
+            }
         }
         self.push(
             format!("play {}", format_play(&moves)).trim_end().to_owned(),
@@ -676,8 +676,6 @@ impl BackgammonGame {
                 self.outcome.add("results", 1);
                 if self.focus == Focus::Cube {
                     self.outcome.add("cube_games", 1);
-                }
-                if self.focus == Focus::Cube {
                     return self.fail(format!(
                         "expected `{wanted}` to `result` after a dropped double at {}, got `{line}`",
                         self.cube * 2
@@ -690,12 +688,10 @@ impl BackgammonGame {
             Expect::CubePoints(cube) if first == "result" => {
                 self.outcome.add("cube_games", 1);
                 let words: Vec<&str> = line.split_whitespace().collect();
-                let multiplier = match words.get(2).copied() {
-                    Some("single") => Some(1),
-                    Some("gammon") => Some(2),
-                    Some("backgammon") => Some(3),
-                    _ => None,
-                };
+                let multiplier = [ResultKind::Single, ResultKind::Gammon, ResultKind::Backgammon]
+                    .into_iter()
+                    .find(|kind| words.get(2) == Some(&kind.name()))
+                    .map(ResultKind::multiplier);
                 match (multiplier, words.get(3).and_then(|p| p.parse::<u32>().ok())) {
                     (Some(m), Some(points)) if words.len() == 4 && points == m * cube => {
                         self.outcome.add("cube_right", 1);
