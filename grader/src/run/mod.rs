@@ -10,6 +10,8 @@
 //! Linux only.
 
 mod cgroup;
+mod exec;
+mod group;
 mod interactive;
 mod limits;
 mod pipes;
@@ -662,6 +664,20 @@ mod tests {
             let outcome = run_sh_in(level, "sleep 30", b"", &quick);
             assert_eq!(outcome.termination, Termination::Killed { limit: Limit::Wall }, "{level}");
             assert!(outcome.wall_time < Duration::from_secs(3), "{level}: {:?}", outcome.wall_time);
+        }
+    }
+
+    #[test]
+    fn programs_start_with_no_signal_blocked_or_ignored_at_every_level() {
+        // The grader ignores SIGPIPE (and its test harness signal 32), and blocks every signal around
+        // a start: none of it may reach the program.
+        for level in levels() {
+            let outcome = run_sh_in(level, "grep -E '^Sig(Blk|Ign)' /proc/self/status", b"", &limits());
+            assert_eq!(
+                text(&outcome.stdout),
+                "SigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n",
+                "{level}"
+            );
         }
     }
 

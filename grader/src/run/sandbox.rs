@@ -11,17 +11,17 @@
 //!
 //! Where namespaces are not allowed the program runs under rlimits only, in its own process group.
 
-use std::ffi::{CString, OsStr};
+use std::ffi::CString;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::os::unix::ffi::OsStrExt;
+use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::cgroup::{CgroupLimits, Hierarchy, RunCgroup};
+use super::exec::{c_bytes, pipe, reset_signal_dispositions, ExecImage};
 use super::Limits;
 
 /// How well runs are contained on this machine, from the strongest level down.
@@ -222,12 +222,8 @@ pub(super) struct Plan {
     proc_dir: CString,
     /// [`INSIDE_WORKDIR`], where the program starts.
     workdir: CString,
-    program: CString,
-    /// Owners of the strings that `argv_ptrs` and `envp_ptrs` point into.
-    _strings: Vec<CString>,
-    /// NULL-terminated arrays for execve.
-    argv_ptrs: Vec<*const libc::c_char>,
-    envp_ptrs: Vec<*const libc::c_char>,
+    /// What the program's process executes.
+    image: ExecImage,
     rlimits: super::Rlimits,
     /// Whether the program must switch to [`INSIDE_ID`] (the grader is root; its init is uid 0).
     drop_to_inside_id: bool,
@@ -287,11 +283,6 @@ const S_CHOWN: u32 = 18;
 
 fn c_path(path: &Path) -> io::Result<CString> {
     c_bytes(path.as_os_str())
-}
-
-fn c_bytes(text: &OsStr) -> io::Result<CString> {
-    CString::new(text.as_bytes())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL byte in a path"))
 }
 
 /// `root` + an absolute inside path.
@@ -407,33 +398,13 @@ impl Plan {
         dir(&mut steps, Path::new("/proc"), 0o555)?;
 
         let size = limits.disk_bytes.max(1 << 20);
-        let program = argv.first().ok_or_else(|| io::Error::other("empty argv"))?;
-        let args: Vec<CString> = argv.iter().map(|a| c_bytes(a)).collect::<io::Result<_>>()?;
-        let vars: Vec<CString> = env
-            .iter()
-            .map(|(k, v)| {
-                let mut pair = k.as_bytes().to_vec();
-                pair.push(b'=');
-                pair.extend_from_slice(v.as_bytes());
-                CString::new(pair).map_err(|_| io::Error::other("NUL byte in the environment"))
-            })
-            .collect::<io::Result<_>>()?;
-        let pointers = |strings: &[CString]| {
-            strings.iter().map(|s| s.as_ptr()).chain(std::iter::once(std::ptr::null())).collect::<Vec<_>>()
-        };
-        let argv_ptrs = pointers(&args);
-        let envp_ptrs = pointers(&vars);
         Ok(Plan {
             root: c_path(root)?,
             tmpfs_options: CString::new(format!("size={size},nr_inodes=16384,mode=755"))?,
             proc_dir: c_path(&under(root, Path::new("/proc")))?,
             workdir: CString::new(INSIDE_WORKDIR)?,
             steps,
-            program: c_bytes(program)?,
-            // Moving a CString does not move its heap buffer: the pointers stay valid.
-            _strings: args.into_iter().chain(vars).collect(),
-            argv_ptrs,
-            envp_ptrs,
+            image: ExecImage::new(argv, env)?,
             rlimits: super::Rlimits::new(limits, with_cgroup),
             // SAFETY: geteuid has no preconditions.
             drop_to_inside_id: unsafe { libc::geteuid() } == 0,
@@ -452,17 +423,6 @@ pub(super) struct Spawned {
     /// The status pipe: setup errors and the program's end.
     pub status: File,
     pub cgroup: Option<RunCgroup>,
-}
-
-/// Creates a pipe whose ends are close-on-exec: (read, write).
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0 as libc::c_int; 2];
-    // SAFETY: `fds` is valid for two ints.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: pipe2 returned two fresh descriptors that nothing else owns.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }
 
 /// Starts the sandbox: clone, write the user namespace maps, release the child.
@@ -820,6 +780,8 @@ extern "C" fn program_entry(plan: *mut libc::c_void) -> libc::c_int {
 unsafe fn program(plan: &Plan) -> ! {
     // SAFETY: child side of the clone: raw system calls on buffers that outlive them.
     unsafe {
+        // What the grader ignores (SIGPIPE) would stay ignored in the program.
+        reset_signal_dispositions();
         // The status pipe closes at exec: PID 1 alone reports the end.
         libc::fcntl(3, libc::F_SETFD, libc::FD_CLOEXEC);
         if plan.rlimits.apply().is_err() {
@@ -839,7 +801,7 @@ unsafe fn program(plan: &Plan) -> ! {
         }
         check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), S_NNP);
         check(libc::chdir(plan.workdir.as_ptr()), S_CHDIR);
-        libc::execve(plan.program.as_ptr(), plan.argv_ptrs.as_ptr(), plan.envp_ptrs.as_ptr());
+        plan.image.exec();
         fail(S_EXEC)
     }
 }

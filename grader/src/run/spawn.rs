@@ -12,12 +12,12 @@ use std::fs::{self, File};
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::cgroup::RunCgroup;
+use super::exec::ExecImage;
+use super::group;
 use super::sandbox::{self, Containment, Mount, Plan, ProgramEnd};
 use super::{Limits, Rlimits, RunError};
 
@@ -123,7 +123,7 @@ pub fn spawn(request: &SpawnRequest) -> Result<Running, RunError> {
     let workdir = tempfile::Builder::new().prefix("grader-run-").tempdir().map_err(RunError::TempDir)?;
     let spawn_error = |source| RunError::Spawn { program: program.to_owned(), source };
     let running = match request.containment {
-        Containment::RlimitsOnly => spawn_in_group(request, program, workdir.path()),
+        Containment::RlimitsOnly => spawn_in_group(request, workdir.path()),
         level => spawn_in_sandbox(request, workdir.path(), level == Containment::Full),
     };
     let mut running = running.map_err(spawn_error)?;
@@ -161,9 +161,7 @@ fn spawn_in_sandbox(request: &SpawnRequest, root: &Path, with_cgroup: bool) -> i
     })
 }
 
-fn spawn_in_group(request: &SpawnRequest, program: &Path, workdir: &Path) -> io::Result<Running> {
-    let rlimits = Rlimits::new(request.limits, false);
-    let parent = std::process::id() as libc::pid_t;
+fn spawn_in_group(request: &SpawnRequest, workdir: &Path) -> io::Result<Running> {
     // Without namespaces, root's runs would read whatever root can (the hidden cases): they run as
     // `nobody` instead, in a working folder of its own.
     // SAFETY: geteuid has no preconditions.
@@ -171,23 +169,10 @@ fn spawn_in_group(request: &SpawnRequest, program: &Path, workdir: &Path) -> io:
     if as_nobody {
         super::prepare_for_program(workdir, true)?;
     }
-    let mut command = Command::new(program);
-    command
-        .args(&request.argv[1..])
-        .env_clear()
-        .envs(environment(request.env, workdir))
-        .current_dir(workdir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
-    // SAFETY: the closure runs in the child between fork and exec, where only async-signal-safe
-    // functions may be called: raw system calls on `Copy` values captured before the fork.
-    unsafe {
-        command.pre_exec(move || confine(&rlimits, parent, as_nobody));
-    }
+    let image = ExecImage::new(request.argv, &environment(request.env, workdir))?;
     let started = Instant::now();
-    let mut child = command.spawn().map_err(|e| match e.kind() {
+    let rlimits = Rlimits::new(request.limits, false);
+    let program = group::start(image, workdir, rlimits, as_nobody).map_err(|e| match e.kind() {
         io::ErrorKind::PermissionDenied if as_nobody => io::Error::new(
             e.kind(),
             format!(
@@ -198,77 +183,30 @@ fn spawn_in_group(request: &SpawnRequest, program: &Path, workdir: &Path) -> io:
         ),
         _ => e,
     })?;
-    let pid = child.id() as libc::pid_t;
-    let pidfd = match pidfd_open(pid) {
+    let pidfd = match pidfd_open(program.pid) {
         Ok(fd) => fd,
         Err(error) => {
-            let _ = child.kill();
-            let _ = child.wait();
+            // SAFETY: kill and waitpid on our own unreaped child.
+            unsafe {
+                libc::kill(program.pid, libc::SIGKILL);
+                libc::waitpid(program.pid, std::ptr::null_mut(), 0);
+            }
             return Err(error);
         }
     };
-    let take = |fd: Option<OwnedFd>| fd.map(File::from);
-    let running = Running {
-        pid,
+    Ok(Running {
+        pid: program.pid,
         pidfd,
         backend: Backend::Group,
         reaped: false,
-        stdin: take(child.stdin.take().map(OwnedFd::from)),
-        stdout: take(child.stdout.take().map(OwnedFd::from)),
-        stderr: take(child.stderr.take().map(OwnedFd::from)),
+        stdin: Some(program.stdin),
+        stdout: Some(program.stdout),
+        stderr: Some(program.stderr),
         started,
         cpu_limit: request.limits.cpu,
         workdir: None,
-    };
-    // Dropping a `Child` neither waits nor kills: `Running` reaps the program.
-    drop(child);
-    Ok(running)
+    })
 }
-
-/// Runs in the child between fork and exec: async-signal-safe system calls only.
-fn confine(rlimits: &Rlimits, parent: libc::pid_t, as_nobody: bool) -> io::Result<()> {
-    // SAFETY: prctl and getppid have no memory-safety preconditions. Dying with the grader keeps a
-    // killed grader (Ctrl-C) from leaving the program running unsupervised.
-    unsafe {
-        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // The grader may have died before the line above took effect.
-        if libc::getppid() != parent {
-            return Err(io::Error::from_raw_os_error(libc::ESRCH));
-        }
-        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    // SAFETY: close_range has no memory-safety preconditions. Descriptors that some library of the
-    // grader opened without O_CLOEXEC must not leak into the program; on kernels before 5.11 the
-    // call fails and we carry on (Rust itself opens everything close-on-exec).
-    unsafe {
-        libc::syscall(libc::SYS_close_range, 3 as libc::c_uint, libc::c_uint::MAX, libc::CLOSE_RANGE_CLOEXEC);
-    }
-    // The rlimits first, while the process may still set hard limits above its current ones.
-    rlimits.apply()?;
-    if as_nobody {
-        // Raw system calls: glibc's setuid synchronises every thread of the process through signals,
-        // which a child between fork and exec must not rely on. Groups, then gid, then uid: each later
-        // step needs the privilege the earlier ones still had.
-        // SAFETY: setgroups with an empty list, setresgid and setresuid take no pointers that outlive
-        // the call.
-        unsafe {
-            if libc::syscall(libc::SYS_setgroups, 0, std::ptr::null::<libc::gid_t>()) != 0
-                || libc::syscall(libc::SYS_setresgid, NOBODY, NOBODY, NOBODY) != 0
-                || libc::syscall(libc::SYS_setresuid, NOBODY, NOBODY, NOBODY) != 0
-            {
-                return Err(io::Error::last_os_error());
-            }
-        }
-    }
-    Ok(())
-}
-
-/// `nobody`/`nogroup`: the ids of root's runs without namespaces.
-const NOBODY: libc::uid_t = 65534;
 
 impl Running {
     /// The descriptor that becomes readable when the program (or the sandbox's PID 1) has ended.

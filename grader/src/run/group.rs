@@ -1,0 +1,194 @@
+//! The rlimits-only start: the program in a process group of its own, under rlimits.
+//!
+//! The program's process is cloned with `CLONE_VM | CLONE_VFORK`, as glibc's `posix_spawn` does: it
+//! shares the grader's memory until its `exec`, and the calling thread waits until then. A `fork`
+//! (which `std::process::Command` needs for the rlimits) copies the page tables of the whole grader,
+//! and that copy was most of the CPU a run cost the grader. Between the clone and the exec the child
+//! makes system calls only, on data prepared before the clone, on a stack of its own; every signal
+//! stays blocked until every disposition it inherited is back to the default, so no handler of the
+//! grader's runs in it.
+
+use std::ffi::CString;
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicI32, Ordering};
+
+use super::exec::{pipe, reset_signal_dispositions, ExecImage};
+use super::Rlimits;
+
+/// `nobody`/`nogroup`: the ids of root's runs without namespaces.
+const NOBODY: libc::uid_t = 65534;
+
+/// Bytes of the child's stack before its exec: it makes system calls only.
+const STACK_BYTES: usize = 64 * 1024;
+
+/// A started program: the leader of its own process group, and our ends of its pipes.
+pub(super) struct Started {
+    pub pid: libc::pid_t,
+    pub stdin: File,
+    pub stdout: File,
+    pub stderr: File,
+}
+
+/// Everything the child reads, prepared before the clone; it outlives the child's life before exec.
+struct Plan {
+    image: ExecImage,
+    workdir: CString,
+    rlimits: Rlimits,
+    parent: libc::pid_t,
+    as_nobody: bool,
+    /// The program's stdin, stdout and stderr (our other ends stay here).
+    stdio: [RawFd; 3],
+    /// The signal mask to restore before the exec: the caller's, from before every signal was blocked.
+    mask: libc::sigset_t,
+    /// The errno of a child that failed before or at its exec (0: it exec'd).
+    failure: AtomicI32,
+}
+
+/// Starts `image` in `workdir` under `rlimits`, as `nobody` when `as_nobody`.
+pub(super) fn start(
+    image: ExecImage,
+    workdir: &Path,
+    rlimits: Rlimits,
+    as_nobody: bool,
+) -> io::Result<Started> {
+    let (stdin_r, stdin_w) = pipe()?;
+    let (stdout_r, stdout_w) = pipe()?;
+    let (stderr_r, stderr_w) = pipe()?;
+    let workdir = CString::new(workdir.as_os_str().as_bytes())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL byte in a path"))?;
+    let mut plan = Plan {
+        image,
+        workdir,
+        rlimits,
+        parent: std::process::id() as libc::pid_t,
+        as_nobody,
+        stdio: [stdin_r.as_raw_fd(), stdout_w.as_raw_fd(), stderr_w.as_raw_fd()],
+        // SAFETY: a zeroed sigset_t is a valid (empty) set; it is overwritten below.
+        mask: unsafe { std::mem::zeroed() },
+        failure: AtomicI32::new(0),
+    };
+    let mut stack = vec![0u8; STACK_BYTES];
+    let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;
+    // SAFETY: `all` is initialised by sigfillset; pthread_sigmask writes the old mask into the plan.
+    // The clone shares our memory (CLONE_VM) and this thread waits until the child has exec'd or
+    // exited (CLONE_VFORK), so the plan and the stack outlive every use the child makes of them.
+    let pid = unsafe {
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut plan.mask);
+        let pid = libc::clone(
+            child,
+            top as *mut libc::c_void,
+            libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+            (&plan as *const Plan).cast_mut().cast(),
+        );
+        libc::pthread_sigmask(libc::SIG_SETMASK, &plan.mask, std::ptr::null_mut());
+        pid
+    };
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let failure = plan.failure.load(Ordering::SeqCst);
+    if failure != 0 {
+        // SAFETY: waitpid on our own child, which has exited.
+        unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) };
+        return Err(io::Error::from_raw_os_error(failure));
+    }
+    drop((stdin_r, stdout_w, stderr_w));
+    let file = |fd: OwnedFd| File::from(fd);
+    Ok(Started { pid, stdin: file(stdin_w), stdout: file(stdout_r), stderr: file(stderr_r) })
+}
+
+/// The child: signals, descriptors, group, limits, user, then exec. Leaves errno in the plan on failure.
+extern "C" fn child(plan: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `start` passes its plan, alive until this process has exec'd or exited (CLONE_VFORK).
+    let plan = unsafe { &*plan.cast::<Plan>() };
+    // SAFETY: between clone and exec: system calls only, on the plan's data.
+    let errno = unsafe { prepare(plan) }.err().and_then(|e| e.raw_os_error()).unwrap_or(libc::EINVAL);
+    plan.failure.store(errno, Ordering::SeqCst);
+    // SAFETY: _exit ends this process without running anything of the grader's.
+    unsafe { libc::_exit(127) }
+}
+
+/// Returns only on failure.
+unsafe fn prepare(plan: &Plan) -> io::Result<()> {
+    // SAFETY: system calls on the plan's data and on local values.
+    unsafe {
+        // Handlers of the grader's would run here on its memory, and what it ignores would stay
+        // ignored after exec.
+        reset_signal_dispositions();
+        // Descriptors to 0-2 without clobbering one another: first above them all, then down. The
+        // copies above 2 are closed at exec by `confine`.
+        let mut high = [0 as RawFd; 3];
+        for (copy, &fd) in high.iter_mut().zip(&plan.stdio) {
+            *copy = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 3);
+            if *copy < 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        for (target, &fd) in high.iter().enumerate() {
+            if libc::dup2(fd, target as RawFd) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        if libc::setpgid(0, 0) != 0 || libc::chdir(plan.workdir.as_ptr()) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        confine(&plan.rlimits, plan.parent, plan.as_nobody)?;
+        if libc::pthread_sigmask(libc::SIG_SETMASK, &plan.mask, std::ptr::null_mut()) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        plan.image.exec();
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Dies with the grader, no new privileges, no leaked descriptors, the rlimits, and `nobody` for root.
+///
+/// # Safety
+///
+/// Runs between clone and exec: system calls only.
+unsafe fn confine(rlimits: &Rlimits, parent: libc::pid_t, as_nobody: bool) -> io::Result<()> {
+    // SAFETY: prctl and getppid have no memory-safety preconditions. Dying with the grader keeps a
+    // killed grader (Ctrl-C) from leaving the program running unsupervised.
+    unsafe {
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        // The grader may have died before the line above took effect.
+        if libc::getppid() != parent {
+            return Err(io::Error::from_raw_os_error(libc::ESRCH));
+        }
+        if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    // SAFETY: close_range has no memory-safety preconditions. Descriptors that some library of the
+    // grader opened without O_CLOEXEC must not leak into the program; on kernels before 5.11 the
+    // call fails and we carry on (Rust itself opens everything close-on-exec).
+    unsafe {
+        libc::syscall(libc::SYS_close_range, 3 as libc::c_uint, libc::c_uint::MAX, libc::CLOSE_RANGE_CLOEXEC);
+    }
+    // The rlimits first, while the process may still set hard limits above its current ones.
+    rlimits.apply()?;
+    if as_nobody {
+        // Raw system calls: glibc's setuid synchronises every thread of the process through signals,
+        // which a child between clone and exec must not rely on. Groups, then gid, then uid: each
+        // later step needs the privilege the earlier ones still had.
+        // SAFETY: setgroups with an empty list, setresgid and setresuid take no pointers that outlive
+        // the call.
+        unsafe {
+            if libc::syscall(libc::SYS_setgroups, 0, std::ptr::null::<libc::gid_t>()) != 0
+                || libc::syscall(libc::SYS_setresgid, NOBODY, NOBODY, NOBODY) != 0
+                || libc::syscall(libc::SYS_setresuid, NOBODY, NOBODY, NOBODY) != 0
+            {
+                return Err(io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(())
+}
