@@ -26,6 +26,7 @@ use crate::gradebook::{
 use crate::load::Assignment;
 use crate::report::Report;
 use crate::roster::{self, ArchiveCaps, Entry};
+use crate::run;
 
 /// A stable share of a class: `hash:K/N` (by a hash of the id: stable as students come and go) or
 /// `slice:K/N` (the K-th of N runs of the sorted ids). K counts from 1.
@@ -108,7 +109,8 @@ pub struct BatchInfo {
 pub struct BatchOptions {
     /// Where the outputs go.
     pub out: PathBuf,
-    /// Students graded at once.
+    /// Programs run at once (CPU slots); one student more than this is graded at a time, so that a
+    /// student's own work between runs (building, writing files) leaves no slot idle.
     pub jobs: usize,
     /// Grade only this share of the class.
     pub partition: Option<Partition>,
@@ -319,8 +321,9 @@ pub fn run_batch(
     let (running, failures, graded, reused) =
         (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
     let first_error: Mutex<Option<BatchError>> = Mutex::new(None);
+    run::set_slot_count(options.jobs);
     std::thread::scope(|scope| {
-        for _ in 0..options.jobs.max(1) {
+        for _ in 0..=options.jobs.max(1) {
             scope.spawn(|| loop {
                 let Some(entry) = queue.lock().expect("no panic holds the queue").next() else { break };
                 running.fetch_add(1, Ordering::SeqCst);

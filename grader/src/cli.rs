@@ -104,7 +104,8 @@ enum Command {
         /// Where the outputs go.
         #[arg(long, short, value_name = "DIR")]
         out: PathBuf,
-        /// Students graded at once (default: the number of cores).
+        /// Programs run at once, like make's -j (default: the number of cores); one student more is
+        /// graded at a time, each one's cases in parallel.
         #[arg(long, short, value_name = "N")]
         jobs: Option<usize>,
         /// Grade only a share of the class: hash:K/N or slice:K/N (merge the shares with `grader merge`).

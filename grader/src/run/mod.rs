@@ -35,7 +35,7 @@ pub use sandbox::{
     namespace_problem, nobody_can_enter, prepare_for_program, seal_for_programs, Containment, Mount,
     INSIDE_WORKDIR,
 };
-pub use slots::Slot;
+pub use slots::{set_slot_count, Slot};
 pub use spawn::{spawn, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
 
 use pipes::{drain, feed, set_nonblocking, Drained};

@@ -1,12 +1,12 @@
 //! CPU slots: runs are admitted by cores, and a run that sleeps gives its slot back.
 //!
 //! A program that sleeps or blocks uses no CPU but used to hold a worker for its whole wall limit.
-//! Each run takes a slot (one per core) to start; while it runs, [`IdleWatch`] samples its CPU time,
+//! Each run takes a slot (one per core, or `--jobs`) to start; while it runs, [`IdleWatch`] samples its CPU time,
 //! and a run that has used almost none for a while releases its slot, so another case starts beside
 //! it. The callers keep more runner threads than cores (see `grade`), so released slots are used.
 
 use std::fs;
-use std::sync::{Condvar, Mutex, OnceLock, PoisonError};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 /// How long a run is watched before it may be called idle.
@@ -16,16 +16,37 @@ const IDLE_WINDOW: Duration = Duration::from_millis(500);
 const IDLE_SHARE: f64 = 0.05;
 
 struct Slots {
-    free: Mutex<usize>,
+    count: Mutex<Count>,
     freed: Condvar,
+}
+
+/// Slots in all and free ones; `free` is below zero while a lowered total waits for runs to end.
+struct Count {
+    total: usize,
+    free: isize,
 }
 
 fn slots() -> &'static Slots {
     static SLOTS: OnceLock<Slots> = OnceLock::new();
     SLOTS.get_or_init(|| {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Slots { free: Mutex::new(cores), freed: Condvar::new() }
+        Slots { count: Mutex::new(Count { total: cores, free: cores as isize }), freed: Condvar::new() }
     })
+}
+
+fn count(slots: &Slots) -> MutexGuard<'_, Count> {
+    slots.count.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Sets how many runs may use a CPU at once (`--jobs`; the default is one per core). Runs that hold
+/// a slot keep it; the new total holds as they end.
+pub fn set_slot_count(total: usize) {
+    let slots = slots();
+    let mut count = count(slots);
+    let total = total.max(1);
+    count.free += total as isize - count.total as isize;
+    count.total = total;
+    slots.freed.notify_all();
 }
 
 /// A held CPU slot, given back when dropped or when the run turns out to be idle.
@@ -37,11 +58,11 @@ impl Slot {
     /// Waits for a free slot.
     pub fn acquire() -> Slot {
         let slots = slots();
-        let mut free = slots.free.lock().unwrap_or_else(PoisonError::into_inner);
-        while *free == 0 {
-            free = slots.freed.wait(free).unwrap_or_else(PoisonError::into_inner);
+        let mut count = count(slots);
+        while count.free <= 0 {
+            count = slots.freed.wait(count).unwrap_or_else(PoisonError::into_inner);
         }
-        *free -= 1;
+        count.free -= 1;
         Slot { held: true }
     }
 
@@ -49,7 +70,7 @@ impl Slot {
     pub fn release(&mut self) {
         if std::mem::take(&mut self.held) {
             let slots = slots();
-            *slots.free.lock().unwrap_or_else(PoisonError::into_inner) += 1;
+            count(slots).free += 1;
             slots.freed.notify_one();
         }
     }
