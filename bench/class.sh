@@ -68,6 +68,9 @@ else
 fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/grader-bench.XXXXXX")
+# A root grader without namespaces (--containment rlimits-only) runs programs as nobody, who must be
+# able to reach the build cache in here: mktemp's folder is private.
+chmod 755 "$WORK"
 cleanup() {
     # Wait for a grader still running (Ctrl-C) before removing what it writes to.
     if [[ -n ${RUN_PID:-} ]]; then
@@ -502,7 +505,15 @@ row "grader CPU of a re-run grading nothing (roster, records, class files)" "$NO
 batch rlimits "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --containment rlimits-only
 RL_CPU=$T_CPU
 cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --containment rlimits-only)"
-row "c$C1 with --containment rlimits-only (no namespaces, no cgroups), CPU" "$RL_CPU s = $(calc "$RL_CPU / $FLOOR_CPU" 2)× the floor" "$C"
+CRL=$C
+# The same grades, or the runs did not happen (a program that cannot start is a grader-error case).
+cmp -s "$WORK/out-rlimits/gradebook.csv" "$WORK/out-jobs1/gradebook.csv" \
+    || fail "--containment rlimits-only graded the clean class differently from c$C1: see $WORK/out-rlimits (run with --keep)"
+row "c$C1 with --containment rlimits-only (no namespaces, no cgroups; the same gradebook), CPU" "$RL_CPU s = $(calc "1000 * $RL_CPU / $J1_CASES" 2) ms per case = $(calc "$RL_CPU / $FLOOR_CPU" 2)× the floor" "$CRL"
+RL1_WALL=$T_WALL
+batch rlimits2 "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only
+cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only)"
+row "speedup --jobs 1 → 2 with --containment rlimits-only" "$RL1_WALL s → $T_WALL s = $(calc "$RL1_WALL / $T_WALL" 2)× (CPU $T_CPU s: $(calc "$T_CPU / $T_WALL" 2) cores busy)" "$CRL, c$C"
 
 # 5. Peak memory.
 CACHE=$WORK/cache

@@ -92,30 +92,32 @@ pub struct IdleWatch {
     pid: libc::pid_t,
     sandboxed: bool,
     since: Instant,
-    cpu_at_start: Option<Duration>,
+    /// The run's CPU time when the window began: none when it started with the run.
+    cpu_at_start: Duration,
 }
 
 impl IdleWatch {
     /// Watches the run whose top process (a sandbox's PID 1, or the program) is `pid`.
     pub fn new(pid: libc::pid_t, sandboxed: bool) -> IdleWatch {
-        IdleWatch { pid, sandboxed, since: Instant::now(), cpu_at_start: None }
+        IdleWatch { pid, sandboxed, since: Instant::now(), cpu_at_start: Duration::ZERO }
     }
 
     /// True once the run has used less than [`IDLE_SHARE`] of a core over [`IDLE_WINDOW`].
     pub fn is_idle(&mut self) -> bool {
-        let Some(cpu) = self.cpu_time() else { return false };
-        let start = *self.cpu_at_start.get_or_insert(cpu);
+        // /proc is read only once a window has passed: most runs end well before, and reading it at
+        // every wake-up of the run's loop cost more CPU than some of the programs.
         let elapsed = self.since.elapsed();
         if elapsed < IDLE_WINDOW {
             return false;
         }
-        let used = cpu.saturating_sub(start).as_secs_f64();
+        let Some(cpu) = self.cpu_time() else { return false };
+        let used = cpu.saturating_sub(self.cpu_at_start).as_secs_f64();
         if used < elapsed.as_secs_f64() * IDLE_SHARE {
             return true;
         }
         // Busy: start a new window.
         self.since = Instant::now();
-        self.cpu_at_start = Some(cpu);
+        self.cpu_at_start = cpu;
         false
     }
 
