@@ -260,6 +260,7 @@ const STEPS: &[&str] = &[
     "enter the working directory",
     "execute the program",
     "change an owner",
+    "restore the signal mask",
 ];
 const S_SYNC: u32 = 0;
 const S_CGROUP: u32 = 1;
@@ -280,6 +281,7 @@ const S_NNP: u32 = 15;
 const S_CHDIR: u32 = 16;
 const S_EXEC: u32 = 17;
 const S_CHOWN: u32 = 18;
+const S_SIGMASK: u32 = 19;
 
 fn c_path(path: &Path) -> io::Result<CString> {
     c_bytes(path.as_os_str())
@@ -423,10 +425,32 @@ pub(super) struct Spawned {
     /// The status pipe: setup errors and the program's end.
     pub status: File,
     pub cgroup: Option<RunCgroup>,
+    /// What PID 1 reads while it lives: to be freed only once it has been reaped.
+    pub launch: Box<Launch>,
 }
 
+/// Everything PID 1 reads during its life. PID 1 shares the grader's memory (`CLONE_VM`), so this
+/// must stay in place, owned by the run, until PID 1 has been reaped; a PID 1 that could not be
+/// reaped keeps it for good (see `Running`'s drop).
+pub(super) struct Launch {
+    plan: Plan,
+    /// The descriptors PID 1 keeps, in the order it moves them to 0, 1, 2...
+    wanted: Vec<RawFd>,
+    /// PID 1's stack.
+    stack: Vec<u8>,
+    /// The cloning thread's signal mask, which the program gets back: every signal is blocked from
+    /// the clone on, so that no handler of the grader's runs on the memory PID 1 shares with it.
+    mask: libc::sigset_t,
+}
+
+/// Bytes of PID 1's stack: it makes system calls only, with small frames.
+const INIT_STACK_BYTES: usize = 128 * 1024;
+
+/// Descriptors PID 1 may keep (stdio, status, sync, cgroup files).
+const MOST_KEPT_FDS: usize = 16;
+
 /// Starts the sandbox: clone, write the user namespace maps, release the child.
-pub(super) fn spawn(plan: &Plan, limits: &Limits, want_cgroup: bool) -> io::Result<Spawned> {
+pub(super) fn spawn(plan: Plan, limits: &Limits, want_cgroup: bool) -> io::Result<Spawned> {
     let cgroup = match (want_cgroup, Hierarchy::usable()) {
         (true, Some(hierarchy)) => {
             let cg_limits = CgroupLimits {
@@ -457,7 +481,17 @@ pub(super) fn spawn(plan: &Plan, limits: &Limits, want_cgroup: bool) -> io::Resu
         sync_r.as_raw_fd(),
     ];
     wanted.extend(&cgroup_fds);
-    let mut scratch = vec![0 as RawFd; wanted.len()];
+    if wanted.len() > MOST_KEPT_FDS {
+        return Err(io::Error::other("sandbox: too many descriptors to hand to PID 1"));
+    }
+    let mut launch = Box::new(Launch {
+        plan,
+        wanted,
+        stack: vec![0; INIT_STACK_BYTES],
+        // SAFETY: a zeroed sigset_t is a valid (empty) set; it is overwritten below.
+        mask: unsafe { std::mem::zeroed() },
+    });
+    let top = (launch.stack.as_mut_ptr() as usize + launch.stack.len()) & !15;
 
     let flags = libc::CLONE_NEWUSER
         | libc::CLONE_NEWNS
@@ -466,27 +500,30 @@ pub(super) fn spawn(plan: &Plan, limits: &Limits, want_cgroup: bool) -> io::Resu
         | libc::CLONE_NEWIPC
         | libc::CLONE_NEWUTS
         | libc::CLONE_NEWCGROUP;
-    // SAFETY: a raw clone without CLONE_VM gives the child a copy of this address space, like fork.
-    // The child runs only `init`, which makes raw system calls on data prepared above and never
-    // returns: it ends in `_exit` or `execve`.
+    // PID 1 shares this address space (CLONE_VM): a copy of the grader's page tables, as a fork
+    // makes, cost more CPU than anything else in a run, and each copy made every core running the
+    // grader flush its TLB. It runs `init` on its own stack, reading only `launch`, which the run
+    // keeps until PID 1 is reaped; it never returns (it ends in `_exit`). It shares this thread's
+    // errno too: it fails a system call only when the setup of this run fails, and then this thread
+    // reports the run as failed whatever errno it reads. Every signal is blocked from the clone on.
+    // SAFETY: `all` is initialised by sigfillset; the old mask is written into `launch`, which PID
+    // 1 reads only after the clone.
     let pid = unsafe {
-        libc::syscall(
-            libc::SYS_clone,
-            (flags | libc::SIGCHLD) as libc::c_ulong,
-            0usize,
-            0usize,
-            0usize,
-            0usize,
-        )
+        let mut all: libc::sigset_t = std::mem::zeroed();
+        libc::sigfillset(&mut all);
+        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut launch.mask);
+        let pid = libc::clone(
+            init_entry,
+            top as *mut libc::c_void,
+            flags | libc::CLONE_VM | libc::SIGCHLD,
+            (&*launch as *const Launch).cast_mut().cast(),
+        );
+        libc::pthread_sigmask(libc::SIG_SETMASK, &launch.mask, std::ptr::null_mut());
+        pid
     };
-    if pid == 0 {
-        // SAFETY: see above; we are the child.
-        unsafe { init(plan, &wanted, &mut scratch) }
-    }
     if pid < 0 {
         return Err(io::Error::last_os_error());
     }
-    let pid = pid as libc::pid_t;
     drop((stdin_r, stdout_w, stderr_w, status_w, sync_r));
     let released = write_id_maps(pid).and_then(|()| {
         let mut sync = File::from(sync_w);
@@ -503,6 +540,7 @@ pub(super) fn spawn(plan: &Plan, limits: &Limits, want_cgroup: bool) -> io::Resu
         stderr: File::from(stderr_r),
         status: File::from(status_r),
         cgroup,
+        launch,
     })
 }
 
@@ -601,9 +639,21 @@ unsafe fn check(rc: libc::c_int, step: u32) {
 
 /// PID 1 of the sandbox: arranges descriptors, waits for the id maps, builds the root, forks the
 /// program and reaps until it has ended.
-unsafe fn init(plan: &Plan, wanted: &[RawFd], scratch: &mut [RawFd]) -> ! {
+extern "C" fn init_entry(launch: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `spawn` passes the run's launch, which outlives PID 1; `init` never returns.
+    unsafe { init(&*launch.cast::<Launch>()) }
+}
+
+unsafe fn init(launch: &Launch) -> ! {
+    let plan = &launch.plan;
+    let wanted = launch.wanted.as_slice();
     // SAFETY: child side of the clone: raw system calls on buffers that outlive them.
     unsafe {
+        // A handler of the grader's (its crash handlers) must not run here, on its memory, and what
+        // the grader ignores (SIGPIPE) must not stay ignored in the program.
+        reset_signal_dispositions();
+        let mut kept = [0 as RawFd; MOST_KEPT_FDS];
+        let scratch = &mut kept[..wanted.len()];
         // Move the descriptors we keep to 0..n without clobbering one another: first above them all.
         let n = wanted.len() as RawFd;
         for (i, &fd) in wanted.iter().enumerate() {
@@ -734,7 +784,7 @@ unsafe fn init(plan: &Plan, wanted: &[RawFd], scratch: &mut [RawFd]) -> ! {
             program_entry,
             (stack & !15) as *mut libc::c_void,
             libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-            (plan as *const Plan).cast_mut().cast(),
+            (launch as *const Launch).cast_mut().cast(),
         );
         if child < 0 {
             fail(S_FORK);
@@ -770,18 +820,17 @@ unsafe fn init(plan: &Plan, wanted: &[RawFd], scratch: &mut [RawFd]) -> ! {
 }
 
 /// Where the program's process starts (glibc's `clone` calls it with the plan).
-extern "C" fn program_entry(plan: *mut libc::c_void) -> libc::c_int {
-    // SAFETY: `init` passes its plan, which outlives this process's life before exec (PID 1 waits
-    // for the exec: CLONE_VFORK); `program` makes raw system calls only and never returns.
-    unsafe { program(&*plan.cast::<Plan>()) }
+extern "C" fn program_entry(launch: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `init` passes the launch, which outlives this process's life before exec (PID 1
+    // waits for the exec: CLONE_VFORK); `program` makes raw system calls only and never returns.
+    unsafe { program(&*launch.cast::<Launch>()) }
 }
 
 /// The program's process: limits, an unprivileged user, then exec.
-unsafe fn program(plan: &Plan) -> ! {
+unsafe fn program(launch: &Launch) -> ! {
+    let plan = &launch.plan;
     // SAFETY: child side of the clone: raw system calls on buffers that outlive them.
     unsafe {
-        // What the grader ignores (SIGPIPE) would stay ignored in the program.
-        reset_signal_dispositions();
         // The status pipe closes at exec: PID 1 alone reports the end.
         libc::fcntl(3, libc::F_SETFD, libc::FD_CLOEXEC);
         if plan.rlimits.apply().is_err() {
@@ -801,6 +850,7 @@ unsafe fn program(plan: &Plan) -> ! {
         }
         check(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), S_NNP);
         check(libc::chdir(plan.workdir.as_ptr()), S_CHDIR);
+        check(libc::pthread_sigmask(libc::SIG_SETMASK, &launch.mask, std::ptr::null_mut()), S_SIGMASK);
         plan.image.exec();
         fail(S_EXEC)
     }

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use super::cgroup::RunCgroup;
 use super::exec::ExecImage;
 use super::group;
-use super::sandbox::{self, Containment, Mount, Plan, ProgramEnd};
+use super::sandbox::{self, Containment, Launch, Mount, Plan, ProgramEnd};
 use super::{Limits, Rlimits, RunError};
 
 /// `PATH` given to the program unless the request sets its own.
@@ -45,8 +45,8 @@ pub struct SpawnRequest<'a> {
 
 /// How the program was started, and so how it is killed and how its end is learnt.
 enum Backend {
-    /// A namespace sandbox: `pid` is its PID 1.
-    Sandbox { status: Option<File>, cgroup: Option<RunCgroup> },
+    /// A namespace sandbox: `pid` is its PID 1, which shares our memory and reads `launch`.
+    Sandbox { status: Option<File>, cgroup: Option<RunCgroup>, launch: Option<Box<Launch>> },
     /// A process group led by `pid`.
     Group,
 }
@@ -135,7 +135,7 @@ fn spawn_in_sandbox(request: &SpawnRequest, root: &Path, with_cgroup: bool) -> i
     let env = environment(request.env, Path::new(sandbox::INSIDE_WORKDIR));
     let plan = Plan::new(root, request.argv, &env, request.limits, request.mounts, with_cgroup)?;
     let started = Instant::now();
-    let spawned = sandbox::spawn(&plan, request.limits, with_cgroup)?;
+    let spawned = sandbox::spawn(plan, request.limits, with_cgroup)?;
     let pidfd = match pidfd_open(spawned.pid) {
         Ok(fd) => fd,
         Err(error) => {
@@ -150,7 +150,11 @@ fn spawn_in_sandbox(request: &SpawnRequest, root: &Path, with_cgroup: bool) -> i
     Ok(Running {
         pid: spawned.pid,
         pidfd,
-        backend: Backend::Sandbox { status: Some(spawned.status), cgroup: spawned.cgroup },
+        backend: Backend::Sandbox {
+            status: Some(spawned.status),
+            cgroup: spawned.cgroup,
+            launch: Some(spawned.launch),
+        },
         reaped: false,
         stdin: Some(spawned.stdin),
         stdout: Some(spawned.stdout),
@@ -347,6 +351,12 @@ impl Drop for Running {
         if !self.reaped {
             self.kill();
             let _ = self.wait();
+        }
+        if !self.reaped {
+            // A PID 1 that survived SIGKILL may still read its launch, in our memory: it stays.
+            if let Backend::Sandbox { launch, .. } = &mut self.backend {
+                std::mem::forget(launch.take());
+            }
         }
         if let Some(workdir) = self.workdir.take() {
             remove_workdir(workdir);
