@@ -14,6 +14,7 @@ mod exec;
 mod group;
 mod interactive;
 mod limits;
+mod netns;
 mod pipes;
 mod sandbox;
 mod slots;
@@ -679,6 +680,29 @@ mod tests {
                 "{level}"
             );
         }
+    }
+
+    #[test]
+    fn a_sandboxed_program_cannot_reach_a_listener_of_the_host() {
+        if Containment::available() == Containment::RlimitsOnly {
+            return;
+        }
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a listener on the loopback");
+        listener.set_nonblocking(true).expect("non-blocking");
+        let port = listener.local_addr().expect("its address").port();
+        let script = format!(
+            "if bash -c 'echo hi > /dev/tcp/127.0.0.1/{port}' 2>/dev/null; then echo reached; else echo cut off; fi; \
+             cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '"
+        );
+        // Several runs, so that a network namespace lent again (as root) is checked too.
+        for _ in 0..3 {
+            let outcome = run_sh_in(Containment::available(), &script, b"", &limits());
+            assert_eq!(text(&outcome.stdout), "cut off\nlo\n", "{:?}", text(&outcome.stderr));
+        }
+        assert!(listener.accept().is_err(), "a sandboxed program connected to the host's loopback");
+        // The same script outside a sandbox does reach it: the test can tell.
+        let outcome = run_sh_in(Containment::RlimitsOnly, &script, b"", &limits());
+        assert!(text(&outcome.stdout).starts_with("reached"), "{}", text(&outcome.stdout));
     }
 
     #[test]

@@ -22,6 +22,7 @@ use std::sync::OnceLock;
 
 use super::cgroup::{CgroupLimits, Hierarchy, RunCgroup};
 use super::exec::{c_bytes, pipe, reset_signal_dispositions, ExecImage};
+use super::netns::Lease;
 use super::Limits;
 
 /// How well runs are contained on this machine, from the strongest level down.
@@ -426,7 +427,18 @@ pub(super) struct Spawned {
     pub status: File,
     pub cgroup: Option<RunCgroup>,
     /// What PID 1 reads while it lives: to be freed only once it has been reaped.
-    pub launch: Box<Launch>,
+    pub launch: LaunchOwner,
+}
+
+/// Owns a [`Launch`] that PID 1 reads through a raw pointer while it lives: held as a raw pointer
+/// here too (a `Box` would claim unique access while PID 1 reads it), freed on drop.
+pub(super) struct LaunchOwner(std::ptr::NonNull<Launch>);
+
+impl Drop for LaunchOwner {
+    fn drop(&mut self) {
+        // SAFETY: made by Box::into_raw in `spawn`, freed only here, once.
+        drop(unsafe { Box::from_raw(self.0.as_ptr()) });
+    }
 }
 
 /// Everything PID 1 reads during its life. PID 1 shares the grader's memory (`CLONE_VM`), so this
@@ -441,6 +453,8 @@ pub(super) struct Launch {
     /// The cloning thread's signal mask, which the program gets back: every signal is blocked from
     /// the clone on, so that no handler of the grader's runs on the memory PID 1 shares with it.
     mask: libc::sigset_t,
+    /// The network namespace the sandbox was born in, when lent (it goes back once PID 1 is reaped).
+    network: Option<Lease>,
 }
 
 /// Bytes of PID 1's stack: it makes system calls only, with small frames.
@@ -484,46 +498,56 @@ pub(super) fn spawn(plan: Plan, limits: &Limits, want_cgroup: bool) -> io::Resul
     if wanted.len() > MOST_KEPT_FDS {
         return Err(io::Error::other("sandbox: too many descriptors to hand to PID 1"));
     }
-    let mut launch = Box::new(Launch {
+    let network = Lease::take();
+    let lent = network.is_some();
+    let launch = Box::new(Launch {
         plan,
         wanted,
         stack: vec![0; INIT_STACK_BYTES],
         // SAFETY: a zeroed sigset_t is a valid (empty) set; it is overwritten below.
         mask: unsafe { std::mem::zeroed() },
+        network,
     });
-    let top = (launch.stack.as_mut_ptr() as usize + launch.stack.len()) & !15;
+    let raw: *mut Launch = Box::into_raw(launch);
+    // From here on the launch is reached through `raw` only, and freed by its owner.
+    let launch = LaunchOwner(std::ptr::NonNull::new(raw).expect("Box::into_raw is never null"));
+    // SAFETY: `raw` points to the live launch; the stack's buffer does not move.
+    let top = unsafe { ((*raw).stack.as_mut_ptr() as usize + (*raw).stack.len()) & !15 };
 
     let flags = libc::CLONE_NEWUSER
         | libc::CLONE_NEWNS
         | libc::CLONE_NEWPID
-        | libc::CLONE_NEWNET
         | libc::CLONE_NEWIPC
         | libc::CLONE_NEWUTS
-        | libc::CLONE_NEWCGROUP;
+        | libc::CLONE_NEWCGROUP
+        | if lent { 0 } else { libc::CLONE_NEWNET };
     // PID 1 shares this address space (CLONE_VM): a copy of the grader's page tables, as a fork
     // makes, cost more CPU than anything else in a run, and each copy made every core running the
     // grader flush its TLB. It runs `init` on its own stack, reading only `launch`, which the run
     // keeps until PID 1 is reaped; it never returns (it ends in `_exit`). It shares this thread's
     // errno too: it fails a system call only when the setup of this run fails, and then this thread
     // reports the run as failed whatever errno it reads. Every signal is blocked from the clone on.
-    // SAFETY: `all` is initialised by sigfillset; the old mask is written into `launch`, which PID
-    // 1 reads only after the clone.
-    let pid = unsafe {
-        let mut all: libc::sigset_t = std::mem::zeroed();
-        libc::sigfillset(&mut all);
-        libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut launch.mask);
-        let pid = libc::clone(
-            init_entry,
-            top as *mut libc::c_void,
-            flags | libc::CLONE_VM | libc::SIGCHLD,
-            (&*launch as *const Launch).cast_mut().cast(),
-        );
-        libc::pthread_sigmask(libc::SIG_SETMASK, &launch.mask, std::ptr::null_mut());
-        pid
+    let clone = || {
+        // SAFETY: `all` is initialised by sigfillset; the old mask is written into the launch, which
+        // PID 1 reads only after the clone; both pointers come from `raw`.
+        unsafe {
+            let mask = &raw mut (*raw).mask;
+            let mut all: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&mut all);
+            libc::pthread_sigmask(libc::SIG_SETMASK, &all, mask);
+            let flags = flags | libc::CLONE_VM | libc::SIGCHLD;
+            let pid = libc::clone(init_entry, top as *mut libc::c_void, flags, raw.cast());
+            let cloned = if pid < 0 { Err(io::Error::last_os_error()) } else { Ok(pid) };
+            libc::pthread_sigmask(libc::SIG_SETMASK, mask, std::ptr::null_mut());
+            cloned
+        }
     };
-    if pid < 0 {
-        return Err(io::Error::last_os_error());
-    }
+    // A lent network namespace: this thread enters it to clone, so the sandbox is born there.
+    // SAFETY: a read of the launch's field through the raw pointer the clone also uses.
+    let pid = match unsafe { &(*raw).network } {
+        Some(lease) => lease.enter_for(clone)??,
+        None => clone()?,
+    };
     drop((stdin_r, stdout_w, stderr_w, status_w, sync_r));
     let released = write_id_maps(pid).and_then(|()| {
         let mut sync = File::from(sync_w);

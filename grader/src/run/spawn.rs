@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use super::cgroup::RunCgroup;
 use super::exec::ExecImage;
 use super::group;
-use super::sandbox::{self, Containment, Launch, Mount, Plan, ProgramEnd};
+use super::sandbox::{self, Containment, LaunchOwner, Mount, Plan, ProgramEnd};
 use super::{Limits, Rlimits, RunError};
 
 /// `PATH` given to the program unless the request sets its own.
@@ -46,7 +46,7 @@ pub struct SpawnRequest<'a> {
 /// How the program was started, and so how it is killed and how its end is learnt.
 enum Backend {
     /// A namespace sandbox: `pid` is its PID 1, which shares our memory and reads `launch`.
-    Sandbox { status: Option<File>, cgroup: Option<RunCgroup>, launch: Option<Box<Launch>> },
+    Sandbox { status: Option<File>, cgroup: Option<RunCgroup>, launch: Option<LaunchOwner> },
     /// A process group led by `pid`.
     Group,
 }
