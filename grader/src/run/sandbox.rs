@@ -1,13 +1,16 @@
 //! Confinement of one run: namespaces and a private root where the kernel allows them, rlimits always.
 //!
-//! In a namespace sandbox the grader `clone`s a child into new user, mount, PID, network, IPC and UTS
-//! namespaces. That child is PID 1 of its namespace: it builds a root on a size-limited tmpfs with the
-//! system directories bound read-only and the run's own paths ([`Mount`]) bound at their own paths,
-//! `pivot_root`s into it, forks the program as an unprivileged user (inside uid 1000; outside the
-//! grader's uid, or `nobody` when the grader is root), reaps everything, and reports the program's end
-//! over a status pipe. When PID 1 exits the kernel kills whatever is left, so nothing outlives a run:
-//! `setsid` and double forks do not help. Between `clone` and `exec` only raw system calls run, on data
-//! prepared before the clone (the grader is multi-threaded: nothing may allocate or take a lock there).
+//! In a namespace sandbox the grader `clone`s a child into new user, mount, PID, network, IPC, UTS and
+//! cgroup namespaces (a root grader lends it an empty network namespace instead: see `netns`). The
+//! child shares the grader's memory (`CLONE_VM`) on a stack of its own, so that no run copies the
+//! grader's page tables. That child is PID 1 of its namespace: it builds a root on a size-limited
+//! tmpfs with the system directories bound read-only and the run's own paths ([`Mount`]) bound at
+//! their own paths, `pivot_root`s into it, forks the program as an unprivileged user (inside uid
+//! 1000; outside the grader's uid, or `nobody` when the grader is root), reaps everything, and
+//! reports the program's end over a status pipe. When PID 1 exits the kernel kills whatever is left,
+//! so nothing outlives a run: `setsid` and double forks do not help. Between `clone` and `exec` only
+//! raw system calls run, on data prepared before the clone and kept until PID 1 is reaped (the grader
+//! is multi-threaded: nothing may allocate or take a lock there).
 //!
 //! Where namespaces are not allowed the program runs under rlimits only, in its own process group.
 
