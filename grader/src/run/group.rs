@@ -11,16 +11,13 @@
 use std::ffi::CString;
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
-use std::os::unix::ffi::OsStrExt;
+use std::os::fd::{AsRawFd, RawFd};
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 
-use super::exec::{pipe, reset_signal_dispositions, ExecImage};
+use super::exec::{c_bytes, pipe, reset_signal_dispositions, ExecImage};
+use super::sandbox::NOBODY;
 use super::Rlimits;
-
-/// `nobody`/`nogroup`: the ids of root's runs without namespaces.
-const NOBODY: libc::uid_t = 65534;
 
 /// Bytes of the child's stack before its exec: it makes system calls only.
 const STACK_BYTES: usize = 64 * 1024;
@@ -58,8 +55,7 @@ pub(super) fn start(
     let (stdin_r, stdin_w) = pipe()?;
     let (stdout_r, stdout_w) = pipe()?;
     let (stderr_r, stderr_w) = pipe()?;
-    let workdir = CString::new(workdir.as_os_str().as_bytes())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "NUL byte in a path"))?;
+    let workdir = c_bytes(workdir.as_os_str())?;
     let mut plan = Plan {
         image,
         workdir,
@@ -99,8 +95,12 @@ pub(super) fn start(
         return Err(io::Error::from_raw_os_error(failure));
     }
     drop((stdin_r, stdout_w, stderr_w));
-    let file = |fd: OwnedFd| File::from(fd);
-    Ok(Started { pid, stdin: file(stdin_w), stdout: file(stdout_r), stderr: file(stderr_r) })
+    Ok(Started {
+        pid,
+        stdin: File::from(stdin_w),
+        stdout: File::from(stdout_r),
+        stderr: File::from(stderr_r),
+    })
 }
 
 /// The child: signals, descriptors, group, limits, user, then exec. Leaves errno in the plan on failure.
@@ -121,8 +121,8 @@ unsafe fn prepare(plan: &Plan) -> io::Result<()> {
         // Handlers of the grader's would run here on its memory, and what it ignores would stay
         // ignored after exec.
         reset_signal_dispositions();
-        // Descriptors to 0-2 without clobbering one another: first above them all, then down. The
-        // copies above 2 are closed at exec by `confine`.
+        // Descriptors to 0-2 without clobbering one another: first copies above them all (closed
+        // at exec), then down.
         let mut high = [0 as RawFd; 3];
         for (copy, &fd) in high.iter_mut().zip(&plan.stdio) {
             *copy = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 3);

@@ -670,8 +670,8 @@ mod tests {
 
     #[test]
     fn programs_start_with_no_signal_blocked_or_ignored_at_every_level() {
-        // The grader ignores SIGPIPE (and its test harness signal 32), and blocks every signal around
-        // a start: none of it may reach the program.
+        // The grader ignores SIGPIPE (and, under the test harness, signal 32) and blocks every signal
+        // around a start: none of it may reach the program.
         for level in levels() {
             let outcome = run_sh_in(level, "grep -E '^Sig(Blk|Ign)' /proc/self/status", b"", &limits());
             assert_eq!(

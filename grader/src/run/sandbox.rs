@@ -140,8 +140,8 @@ const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 /// The uid and gid of the program inside the user namespace.
 const INSIDE_ID: u32 = 1000;
 
-/// `nobody`/`nogroup`, the ids root's runs get outside.
-const NOBODY: u32 = 65534;
+/// `nobody`/`nogroup`, the ids root's runs get outside (and, without namespaces, run as).
+pub(super) const NOBODY: u32 = 65534;
 
 /// The working directory inside, also `HOME`.
 pub const INSIDE_WORKDIR: &str = "/work";

@@ -1,9 +1,9 @@
 //! CPU slots: runs are admitted by cores, and a run that sleeps gives its slot back.
 //!
 //! A program that sleeps or blocks uses no CPU but used to hold a worker for its whole wall limit.
-//! Each run takes a slot (one per core, or `--jobs`) to start; while it runs, [`IdleWatch`] samples its CPU time,
-//! and a run that has used almost none for a while releases its slot, so another case starts beside
-//! it. The callers keep more runner threads than cores (see `grade`), so released slots are used.
+//! Each run takes a slot (one per core, or `--jobs`) to start; while it runs, [`IdleWatch`] samples
+//! its CPU time, and a run that has used almost none for a while releases its slot, so another case
+//! starts beside it. The callers keep more runner threads than cores (see `grade`), so released slots are used.
 
 use std::fs;
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
@@ -92,7 +92,7 @@ pub struct IdleWatch {
     pid: libc::pid_t,
     sandboxed: bool,
     since: Instant,
-    /// The run's CPU time when the window began: none when it started with the run.
+    /// The run's CPU time when the window began (zero for the first window: the run's start).
     cpu_at_start: Duration,
 }
 
