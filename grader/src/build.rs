@@ -145,9 +145,11 @@ pub struct BuildCache {
 }
 
 impl BuildCache {
-    /// A cache in this folder (created on first use).
+    /// A cache in this folder (created on first use). A relative folder is taken from the current
+    /// one now: programs run from the cache in a sandbox whose working folder is not this process's.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        Self { dir: dir.into() }
+        let dir = dir.into();
+        Self { dir: std::path::absolute(&dir).unwrap_or(dir) }
     }
 
     /// `$GRADER_CACHE_DIR`, else (for root) `/var/cache/grader`, else `$XDG_CACHE_HOME/grader`, else

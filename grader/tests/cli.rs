@@ -422,3 +422,21 @@ fn a_submission_with_the_optional_part_scores_above_the_max() {
     // --fail-under compares the score, bonus included, with the maximum: 150% clears 100%.
     assert_eq!(grader(&[&args[..], &["--fail-under", "100"]].concat(), tmp.path()).status.code(), Some(0));
 }
+
+#[test]
+fn a_relative_cache_folder_is_taken_from_the_current_folder() {
+    let work = tempfile::tempdir().unwrap();
+    // A root grader's programs run as nobody, who must be able to enter the cache.
+    std::fs::set_permissions(work.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(["grade", "--assignment", "trouble", "--format", "json", "--cache-dir", "cache", "--cases"])
+        .arg(repo().join("cases"))
+        .arg(repo().join("fixtures/trouble/correct"))
+        .current_dir(work.path())
+        .output()
+        .expect("the grader runs");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["score"], report["max_score"], "{}", text(&out.stdout));
+    assert!(work.path().join("cache").is_dir());
+}
