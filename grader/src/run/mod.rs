@@ -39,7 +39,7 @@ pub use sandbox::{
 pub use slots::{set_slot_count, Slot};
 pub use spawn::{spawn, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
 
-use pipes::{drain, feed, set_nonblocking, Drained};
+use pipes::{drain, feed, set_nonblocking, set_pipe_size, Drained};
 
 /// How long the output pipes may stay open once the program has ended (a grandchild that left the
 /// process group holds them): then we stop reading. A sandbox never needs it.
@@ -50,6 +50,13 @@ const CHUNK: usize = 64 * 1024;
 
 /// Bytes kept from the end of stderr when it is longer than the limit.
 const STDERR_TAIL: usize = 16 * 1024;
+
+/// How long a run first waits for its program's end alone, without reading its output (see `run`).
+const QUIET_START: Duration = Duration::from_millis(50);
+
+/// What the output pipes are asked to hold (the kernel's default is 64 KiB), so that the output of
+/// most programs fits there until they end.
+const OUTPUT_PIPE_BYTES: usize = 256 * 1024;
 
 /// What to run, with what, under which limits.
 #[derive(Debug, Clone, Copy)]
@@ -209,15 +216,28 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     for pipe in [&stdin, &stdout, &stderr].into_iter().flatten() {
         set_nonblocking(pipe).map_err(|source| RunError::Wait { pid: 0, source })?;
     }
-    if request.stdin.is_empty() {
-        // Closing at once: the program sees end-of-file on its first read.
-        stdin = None;
+    for pipe in [&stdout, &stderr].into_iter().flatten() {
+        set_pipe_size(pipe, OUTPUT_PIPE_BYTES);
+    }
+    let mut written = 0;
+    if let Some(pipe) = stdin.as_mut() {
+        if request.stdin.len() > pipes::DEFAULT_PIPE_BYTES {
+            set_pipe_size(pipe, request.stdin.len());
+        }
+        // Closing once all is written (at once when there is nothing): the program sees end-of-file.
+        if feed(pipe, request.stdin, &mut written) {
+            stdin = None;
+        }
     }
     let mut out = Capture::new(limits.output_bytes, 0);
     let mut err = stderr_capture(limits);
-    let mut written = 0;
     let mut buffer = vec![0u8; CHUNK];
     let deadline = running.started().checked_add(limits.wall);
+    // At first the run waits for the program's end (and feeds its input) without reading its output,
+    // which the enlarged pipes hold: a short program then costs one wake-up, not one per write it
+    // makes (most print line by line). A program that fills a pipe sooner waits for the rest of
+    // this window; after it, every pipe is read as it fills.
+    let quiet_until = running.started() + QUIET_START;
     let mut timed_out = false;
     let mut overflowed = false;
     let mut ended_at: Option<Instant> = None;
@@ -239,9 +259,14 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
             ended_at = Some(now);
             continue;
         }
+        let quiet = ended_at.is_none() && now < quiet_until;
+        let outputs = if quiet { [None, None] } else { [stdout.as_ref(), stderr.as_ref()] };
         let mut fds = Vec::with_capacity(4);
         fds.push(libc::pollfd { fd: running.pidfd(), events: libc::POLLIN, revents: 0 });
-        for (pipe, events) in [(&stdout, libc::POLLIN), (&stderr, libc::POLLIN), (&stdin, libc::POLLOUT)] {
+        let [out_pipe, err_pipe] = outputs;
+        for (pipe, events) in
+            [(out_pipe, libc::POLLIN), (err_pipe, libc::POLLIN), (stdin.as_ref(), libc::POLLOUT)]
+        {
             if let Some(file) = pipe {
                 fds.push(libc::pollfd { fd: std::os::fd::AsRawFd::as_raw_fd(file), events, revents: 0 });
             }
@@ -250,12 +275,21 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
             Some(at) => (at + READER_GRACE).saturating_duration_since(now),
             None => deadline.map_or(Duration::from_secs(1), |d| d.saturating_duration_since(now)),
         };
+        let wait = if quiet { wait.min(quiet_until - now) } else { wait };
         // While it holds a slot, the run is checked for idleness every tenth of a second.
         let most = if slot.is_held() { 100 } else { 1000 };
         let millis = wait.as_millis().clamp(1, most) as libc::c_int;
         // SAFETY: `fds` is a valid array of pollfd for the duration of the call.
         unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) };
 
+        if let Some(pipe) = stdin.as_mut() {
+            if feed(pipe, request.stdin, &mut written) {
+                stdin = None;
+            }
+        }
+        if quiet {
+            continue;
+        }
         if let Some(pipe) = stdout.as_mut() {
             if let Drained::Closed = drain(pipe, &mut out, &mut buffer) {
                 stdout = None;
@@ -268,11 +302,6 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         if let Some(pipe) = stderr.as_mut() {
             if let Drained::Closed = drain(pipe, &mut err, &mut buffer) {
                 stderr = None;
-            }
-        }
-        if let Some(pipe) = stdin.as_mut() {
-            if feed(pipe, request.stdin, &mut written) {
-                stdin = None;
             }
         }
         if slot.is_held() && ended_at.is_none() && idle.is_idle() {
@@ -465,6 +494,20 @@ mod tests {
         let outcome = run_sh("cat", input, &limits());
         assert_eq!(outcome.termination, Termination::Exited(0));
         assert_eq!(outcome.stdout, input);
+    }
+
+    #[test]
+    fn input_and_output_larger_than_the_pipes_arrive_whole_at_every_level() {
+        // More than any pipe holds, in and out: the run must keep feeding and reading once its
+        // quiet start is over, and lose nothing.
+        let input: Vec<u8> = (0..3_000_000u32).map(|i| b'a' + (i % 26) as u8).collect();
+        let limits = Limits { output_bytes: 8 << 20, ..limits() };
+        for level in levels() {
+            let outcome = run_sh_in(level, "cat; echo done >&2", &input, &limits);
+            assert_eq!(outcome.termination, Termination::Exited(0), "{level}");
+            assert!(outcome.stdout == input, "{level}: {} bytes came back", outcome.stdout.len());
+            assert_eq!(outcome.stderr, b"done\n", "{level}");
+        }
     }
 
     #[test]

@@ -77,6 +77,25 @@ pub fn set_nonblocking(file: &File) -> io::Result<()> {
     Ok(())
 }
 
+/// What a pipe holds unless asked for more.
+pub const DEFAULT_PIPE_BYTES: usize = 64 * 1024;
+
+/// Asks the kernel to let the pipe hold `bytes` (rounded up to pages, at most
+/// `/proc/sys/fs/pipe-max-size`). A refusal (a user over its pipe allowance) keeps the size it had:
+/// only the number of wake-ups depends on it.
+pub fn set_pipe_size(pipe: &File, bytes: usize) {
+    static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let max = *MAX.get_or_init(|| {
+        std::fs::read_to_string("/proc/sys/fs/pipe-max-size")
+            .ok()
+            .and_then(|text| text.trim().parse().ok())
+            .unwrap_or(1 << 20)
+    });
+    let bytes = libc::c_int::try_from(bytes.min(max)).unwrap_or(libc::c_int::MAX);
+    // SAFETY: fcntl on a descriptor we own, with an integer argument.
+    unsafe { libc::fcntl(pipe.as_raw_fd(), libc::F_SETPIPE_SZ, bytes) };
+}
+
 /// What one non-blocking read gave.
 pub enum Drained {
     /// Bytes were read (maybe not all that is there).
