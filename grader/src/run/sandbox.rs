@@ -196,6 +196,12 @@ pub fn nobody_can_enter(path: &Path) -> bool {
     })
 }
 
+/// Where each sandbox mounts its root's tmpfs, in its own mount namespace: over the host's `/sys`,
+/// which every Linux system has and which no sandbox shows. The host's view does not change and no
+/// folder is made or removed on its disk for a run. A path the run binds must not lie below it:
+/// the tmpfs would hide it (see `Plan::new`).
+pub(super) const MOUNT_POINT: &str = "/sys";
+
 /// One step of building the root, in order, as prepared C strings.
 enum Step {
     Dir {
@@ -318,7 +324,8 @@ fn locked_flags(path: &Path) -> io::Result<libc::c_ulong> {
 }
 
 impl Plan {
-    /// Prepares the sandbox of one run whose tmpfs root is mounted over the (empty) host folder `root`.
+    /// Prepares the sandbox of one run whose tmpfs root is mounted over the host folder `root` (in the
+    /// sandbox's own mount namespace: [`MOUNT_POINT`]).
     pub(super) fn new(
         root: &Path,
         argv: &[std::ffi::OsString],
@@ -386,6 +393,13 @@ impl Plan {
         dir(&mut steps, Path::new(INSIDE_WORKDIR), 0o700)?;
         steps.push(Step::Chown { path: c_path(&under(root, Path::new(INSIDE_WORKDIR)))? });
         for mount in mounts {
+            if mount.path.starts_with(root) {
+                return Err(io::Error::other(format!(
+                    "sandbox: {} cannot be shown to a program: it lies below {}, where sandboxes mount their root",
+                    mount.path.display(),
+                    root.display()
+                )));
+            }
             let meta = std::fs::metadata(&mount.path)?;
             let inside = &mount.path;
             if meta.is_dir() {

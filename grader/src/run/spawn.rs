@@ -120,15 +120,15 @@ pub fn spawn(request: &SpawnRequest) -> Result<Running, RunError> {
         let source = io::Error::new(io::ErrorKind::NotFound, "no such file");
         return Err(RunError::Spawn { program: program.to_owned(), source });
     }
-    let workdir = tempfile::Builder::new().prefix("grader-run-").tempdir().map_err(RunError::TempDir)?;
     let spawn_error = |source| RunError::Spawn { program: program.to_owned(), source };
-    let running = match request.containment {
-        Containment::RlimitsOnly => spawn_in_group(request, workdir.path()),
-        level => spawn_in_sandbox(request, workdir.path(), level == Containment::Full),
-    };
-    let mut running = running.map_err(spawn_error)?;
-    running.workdir = Some(workdir);
-    Ok(running)
+    if request.containment == Containment::RlimitsOnly {
+        let workdir = tempfile::Builder::new().prefix("grader-run-").tempdir().map_err(RunError::TempDir)?;
+        let mut running = spawn_in_group(request, workdir.path()).map_err(spawn_error)?;
+        running.workdir = Some(workdir);
+        return Ok(running);
+    }
+    let root = Path::new(sandbox::MOUNT_POINT);
+    spawn_in_sandbox(request, root, request.containment == Containment::Full).map_err(spawn_error)
 }
 
 fn spawn_in_sandbox(request: &SpawnRequest, root: &Path, with_cgroup: bool) -> io::Result<Running> {
