@@ -899,6 +899,14 @@ mod tests {
         assert!(matches!(run(&request(&relative)), Err(RunError::RelativeProgram(_))));
         let missing = [OsString::from("/nonexistent/program")];
         assert!(matches!(run(&request(&missing)), Err(RunError::Spawn { .. })));
+        // A sandbox's root covers /sys: a path below it cannot be shown to a program.
+        if Containment::available() != Containment::RlimitsOnly {
+            let shell = [OsString::from("/bin/sh"), OsString::from("-c"), OsString::from("true")];
+            let below = [Mount::read_only("/sys/kernel")];
+            let hidden = RunRequest { mounts: &below, ..request(&shell) };
+            let error = run(&hidden).unwrap_err();
+            assert!(error_chain(&error).contains("/sys/kernel"), "{}", error_chain(&error));
+        }
     }
 
     #[test]
