@@ -4,13 +4,19 @@
 //! may create cgroups (root, or a delegated subtree), each run gets its own with `pids.max` and a memory
 //! limit, and the events files tell afterwards which of them the run hit. Both hierarchies are served:
 //! cgroup v2 (one unified tree) and v1 (one tree per controller, as on hosts in hybrid mode).
+//!
+//! Making and removing a cgroup costs the kernel more than a short run's program does, so a cgroup
+//! that its run left empty and clean (no event counted: counters cannot be reset) goes to a pool
+//! for the next run. The pool is emptied when the grader exits; cgroups that a killed grader left
+//! are removed by the next grader that probes the hierarchy.
 
+use std::cell::Cell;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 const ROOT: &str = "/sys/fs/cgroup";
@@ -87,10 +93,33 @@ fn probe() -> Option<Hierarchy> {
         try_create(&hierarchy).then_some(hierarchy)
     };
     // A v1 `pids` mount means the controllers live there (hybrid hosts): prefer it.
-    if Path::new(ROOT).join("pids").is_dir() {
-        v1().or_else(v2)
-    } else {
-        v2().or_else(v1)
+    let hierarchy = if Path::new(ROOT).join("pids").is_dir() { v1().or_else(v2) } else { v2().or_else(v1) };
+    if let Some(hierarchy) = &hierarchy {
+        remove_left_behind(hierarchy);
+    }
+    hierarchy
+}
+
+/// Removes the run cgroups of graders that are gone (killed before they could empty their pool).
+/// A cgroup that still holds a process stays: the kernel refuses to remove it.
+fn remove_left_behind(hierarchy: &Hierarchy) {
+    let parents = match hierarchy {
+        Hierarchy::V2(base) => vec![base],
+        Hierarchy::V1 { pids, memory } => vec![pids, memory],
+    };
+    for parent in parents {
+        let Ok(entries) = fs::read_dir(parent) else { continue };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(owner) = name.to_str().and_then(|n| n.strip_prefix("grader-")?.split_once('-')) else {
+                continue;
+            };
+            let gone =
+                owner.0.parse::<u32>().is_ok_and(|pid| !Path::new("/proc").join(pid.to_string()).exists());
+            if gone && owner.1.parse::<u64>().is_ok() {
+                let _ = fs::remove_dir(entry.path());
+            }
+        }
     }
 }
 
@@ -100,7 +129,7 @@ fn try_create(hierarchy: &Hierarchy) -> bool {
 }
 
 /// What a run cgroup bounds.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CgroupLimits {
     /// `pids.max`: processes and threads together.
     pub processes: u64,
@@ -108,42 +137,94 @@ pub struct CgroupLimits {
     pub memory_bytes: u64,
 }
 
-/// A cgroup (v2) or a pair of cgroups (v1) made for one run, removed when dropped.
+/// A cgroup (v2) or a pair of cgroups (v1) for one run: back to the pool when dropped if the run
+/// left it empty and clean, removed otherwise.
 #[derive(Debug)]
 pub struct RunCgroup {
     dirs: Vec<PathBuf>,
     /// `cgroup.procs` of each directory, opened before the fork so the child can join by writing "0".
     procs: Vec<File>,
     v2: bool,
+    limits: CgroupLimits,
+    /// The event counts read during the run (`None`: not read yet), which decide whether it may go
+    /// back to the pool.
+    process_events: Cell<Option<u64>>,
+    memory_events: Cell<Option<u64>>,
+}
+
+/// Cgroups that runs left empty and with no event counted, ready for the next run.
+static POOL: Mutex<Vec<RunCgroup>> = Mutex::new(Vec::new());
+
+/// Removes the pooled cgroups as the grader exits.
+extern "C" fn empty_pool() {
+    let pooled = std::mem::take(&mut *POOL.lock().unwrap_or_else(PoisonError::into_inner));
+    pooled.into_iter().for_each(RunCgroup::remove);
 }
 
 impl RunCgroup {
+    /// A cgroup with these limits for one run: a pooled one when there is one, else a new one.
+    pub fn take(hierarchy: &Hierarchy, limits: &CgroupLimits) -> io::Result<RunCgroup> {
+        let pooled = POOL.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        if let Some(cgroup) = pooled {
+            if cgroup.limits == *limits {
+                return Ok(cgroup);
+            }
+            // A v1 memory limit below what the cgroup still has charged is refused: then a new one.
+            let mut cgroup = cgroup;
+            match cgroup.set_limits(limits) {
+                Ok(()) => {
+                    cgroup.limits = *limits;
+                    return Ok(cgroup);
+                }
+                Err(_) => cgroup.remove(),
+            }
+        }
+        Self::create(hierarchy, limits)
+    }
+
     /// Creates the run's cgroup(s) with their limits.
     pub fn create(hierarchy: &Hierarchy, limits: &CgroupLimits) -> io::Result<RunCgroup> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let name = format!("grader-{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
-        let mut cgroup = RunCgroup { dirs: Vec::new(), procs: Vec::new(), v2: false };
+        let mut cgroup = RunCgroup {
+            dirs: Vec::new(),
+            procs: Vec::new(),
+            v2: matches!(hierarchy, Hierarchy::V2(_)),
+            limits: *limits,
+            process_events: Cell::new(None),
+            memory_events: Cell::new(None),
+        };
         match hierarchy {
             Hierarchy::V2(base) => {
-                cgroup.v2 = true;
-                let dir = cgroup.make(base, &name)?;
-                write(&dir.join("pids.max"), &limits.processes.to_string())?;
-                write(&dir.join("memory.max"), &limits.memory_bytes.to_string())?;
-                // Without swap the limit is the limit; kernels without swap accounting lack the file.
-                let _ = write(&dir.join("memory.swap.max"), "0");
+                cgroup.make(base, &name)?;
             }
             Hierarchy::V1 { pids, memory } => {
-                let dir = cgroup.make(pids, &name)?;
-                write(&dir.join("pids.max"), &limits.processes.to_string())?;
-                let dir = cgroup.make(memory, &name)?;
-                write(&dir.join("memory.limit_in_bytes"), &limits.memory_bytes.to_string())?;
-                let _ = write(&dir.join("memory.memsw.limit_in_bytes"), &limits.memory_bytes.to_string());
+                cgroup.make(pids, &name)?;
+                cgroup.make(memory, &name)?;
             }
         }
+        cgroup.set_limits(limits)?;
         for dir in &cgroup.dirs {
             cgroup.procs.push(OpenOptions::new().write(true).open(dir.join("cgroup.procs"))?);
         }
         Ok(cgroup)
+    }
+
+    fn set_limits(&self, limits: &CgroupLimits) -> io::Result<()> {
+        let (processes, memory) = (limits.processes.to_string(), limits.memory_bytes.to_string());
+        write(&self.dirs[0].join("pids.max"), &processes)?;
+        if self.v2 {
+            write(&self.dirs[0].join("memory.max"), &memory)?;
+            // Without swap the limit is the limit; kernels without swap accounting lack the file.
+            let _ = write(&self.dirs[0].join("memory.swap.max"), "0");
+        } else {
+            // memory+swap may not go below memory: raise it first when the limit grows.
+            let memsw = self.dirs[1].join("memory.memsw.limit_in_bytes");
+            let _ = write(&memsw, &memory);
+            write(&self.dirs[1].join("memory.limit_in_bytes"), &memory)?;
+            let _ = write(&memsw, &memory);
+        }
+        Ok(())
     }
 
     fn make(&mut self, parent: &Path, name: &str) -> io::Result<PathBuf> {
@@ -160,32 +241,65 @@ impl RunCgroup {
 
     /// True when the kernel killed a process of the run for memory.
     pub fn memory_exhausted(&self) -> bool {
-        if self.v2 {
-            return event_count(&self.dirs[0].join("memory.events"), "oom_kill") > 0;
+        self.memory_event_count() > 0
+    }
+
+    fn memory_event_count(&self) -> u64 {
+        if let Some(count) = self.memory_events.get() {
+            return count;
         }
-        let memory = &self.dirs[1];
-        // `oom_kill` in memory.oom_control exists from Linux 4.13; failcnt counts reclaim attempts at
-        // the limit, which a program that stays just under it can also cause, so only as a fallback.
-        let control = memory.join("memory.oom_control");
-        match fs::read_to_string(&control) {
-            Ok(text) if text.contains("oom_kill ") => event_count(&control, "oom_kill") > 0,
-            _ => read_number(&memory.join("memory.failcnt")) > 0,
-        }
+        let count = if self.v2 {
+            event_count(&self.dirs[0].join("memory.events"), "oom_kill")
+        } else {
+            let memory = &self.dirs[1];
+            // `oom_kill` in memory.oom_control exists from Linux 4.13; failcnt counts reclaim attempts
+            // at the limit, which a program that stays just under it can also cause, so only as a
+            // fallback.
+            let control = fs::read_to_string(memory.join("memory.oom_control")).unwrap_or_default();
+            match key_value(&control, "oom_kill") {
+                Some(count) => count,
+                None => read_number(&memory.join("memory.failcnt")),
+            }
+        };
+        self.memory_events.set(Some(count));
+        count
     }
 
     /// True when a fork or clone of the run failed at `pids.max`.
     pub fn processes_exhausted(&self) -> bool {
-        event_count(&self.dirs[0].join("pids.events"), "max") > 0
+        self.process_event_count() > 0
     }
-}
 
-impl Drop for RunCgroup {
-    fn drop(&mut self) {
+    fn process_event_count(&self) -> u64 {
+        if let Some(count) = self.process_events.get() {
+            return count;
+        }
+        let count = event_count(&self.dirs[0].join("pids.events"), "max");
+        self.process_events.set(Some(count));
+        count
+    }
+
+    /// True when the next run may use this cgroup: no process is left in it and its run counted no
+    /// event (the counters would tell the next run's verdict otherwise).
+    fn reusable(&self) -> bool {
+        let current = fs::read_to_string(self.dirs[0].join("pids.current"));
+        self.procs.len() == self.dirs.len()
+            && current.is_ok_and(|text| text.trim() == "0")
+            && self.process_event_count() == 0
+            && self.memory_event_count() == 0
+    }
+
+    /// Removes the cgroup(s) now, whatever they saw.
+    fn remove(mut self) {
+        self.remove_dirs();
+    }
+
+    fn remove_dirs(&mut self) {
         self.procs.clear();
-        for dir in self.dirs.iter().rev() {
+        for dir in self.dirs.drain(..).rev() {
             // The last processes of the run may take a moment to leave after SIGKILL.
             for attempt in 0..50 {
-                match fs::remove_dir(dir) {
+                match fs::remove_dir(&dir) {
                     Err(e) if e.kind() != io::ErrorKind::NotFound && attempt < 49 => {
                         std::thread::sleep(Duration::from_millis(10));
                     }
@@ -193,6 +307,32 @@ impl Drop for RunCgroup {
                 }
             }
         }
+    }
+}
+
+impl Drop for RunCgroup {
+    fn drop(&mut self) {
+        if self.dirs.is_empty() {
+            return;
+        }
+        if !self.reusable() {
+            return self.remove_dirs();
+        }
+        static AT_EXIT: OnceLock<()> = OnceLock::new();
+        AT_EXIT.get_or_init(|| {
+            // SAFETY: registers a handler that takes no arguments and does not unwind (it ignores
+            // every error, and a poisoned lock is taken as it is).
+            unsafe { libc::atexit(empty_pool) };
+        });
+        let pooled = RunCgroup {
+            dirs: std::mem::take(&mut self.dirs),
+            procs: std::mem::take(&mut self.procs),
+            v2: self.v2,
+            limits: self.limits,
+            process_events: Cell::new(None),
+            memory_events: Cell::new(None),
+        };
+        POOL.lock().unwrap_or_else(PoisonError::into_inner).push(pooled);
     }
 }
 
@@ -206,10 +346,49 @@ fn read_number(path: &Path) -> u64 {
 
 /// The value of `key` in a flat keyed file (`key value` lines), 0 when absent.
 fn event_count(path: &Path, key: &str) -> u64 {
-    let text = fs::read_to_string(path).unwrap_or_default();
+    key_value(&fs::read_to_string(path).unwrap_or_default(), key).unwrap_or(0)
+}
+
+/// The value of `key` in a flat keyed text (`key value` lines).
+fn key_value(text: &str, key: &str) -> Option<u64> {
     text.lines()
         .filter_map(|line| line.split_once(' '))
         .find(|(name, _)| *name == key)
         .and_then(|(_, value)| value.trim().parse().ok())
-        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cgroups_of_a_grader_that_is_gone_are_removed_and_no_others() {
+        let Some(hierarchy) = Hierarchy::usable() else {
+            eprintln!("skipped: no cgroups here");
+            return;
+        };
+        let mut child = std::process::Command::new("/bin/true").spawn().unwrap();
+        let gone = child.id();
+        child.wait().unwrap();
+        let parents = match hierarchy {
+            Hierarchy::V2(base) => vec![base],
+            Hierarchy::V1 { pids, memory } => vec![pids, memory],
+        };
+        let left = |parent: &PathBuf| parent.join(format!("grader-{gone}-7"));
+        let ours = |parent: &PathBuf| parent.join(format!("grader-{}-999999999", std::process::id()));
+        let other = |parent: &PathBuf| parent.join(format!("grader-{gone}-x"));
+        for parent in &parents {
+            for dir in [left(parent), ours(parent), other(parent)] {
+                fs::create_dir(dir).unwrap();
+            }
+        }
+        remove_left_behind(hierarchy);
+        for parent in &parents {
+            assert!(!left(parent).exists(), "{}", left(parent).display());
+            for kept in [ours(parent), other(parent)] {
+                assert!(kept.exists(), "{}", kept.display());
+                fs::remove_dir(kept).unwrap();
+            }
+        }
+    }
 }

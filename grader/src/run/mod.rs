@@ -883,6 +883,36 @@ mod tests {
     }
 
     #[test]
+    fn a_pooled_cgroup_does_not_carry_the_limit_its_last_run_hit() {
+        if Containment::available() != Containment::Full {
+            eprintln!("skipped: no cgroups here");
+            return;
+        }
+        let limits = Limits { processes: 6, wall: Duration::from_secs(1), ..limits() };
+        // Each time: a run that hits the process limit, then one that only times out, then one that
+        // is killed (not for memory). The later runs may get the first one's cgroup if it were
+        // pooled: their verdicts must be their own.
+        for _ in 0..3 {
+            let forks = "sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 5 & done' 2>/dev/null; exec sleep 5";
+            let hit = run_sh_in(Containment::Full, forks, b"", &limits);
+            assert_eq!(hit.termination, Termination::Killed { limit: Limit::Processes });
+            let slow = run_sh_in(Containment::Full, "sleep 5", b"", &limits);
+            assert_eq!(slow.termination, Termination::Killed { limit: Limit::Wall });
+            let killed = run_sh_in(Containment::Full, "kill -9 $$", b"", &limits);
+            assert!(matches!(killed.termination, Termination::Signaled { signal: 9, .. }), "{:?}", killed);
+        }
+        let memory = Limits { memory_bytes: 32 << 20, ..limits };
+        let hog = "awk 'BEGIN { s = \"a\"; while (1) s = s s }'";
+        let oom = run_sh_in(Containment::Full, hog, b"", &memory);
+        assert!(oom.memory_exhausted, "{:?}", oom.termination);
+        for _ in 0..3 {
+            let killed = run_sh_in(Containment::Full, "kill -9 $$", b"", &memory);
+            assert!(!killed.memory_exhausted);
+            assert!(matches!(killed.termination, Termination::Signaled { signal: 9, .. }), "{:?}", killed);
+        }
+    }
+
+    #[test]
     fn requests_the_grader_cannot_serve_are_errors() {
         let env = BTreeMap::new();
         let limits = limits();

@@ -491,7 +491,7 @@ pub(super) fn spawn(plan: Plan, limits: &Limits, want_cgroup: bool) -> io::Resul
                 processes: limits.processes.min(super::limits::hard_process_limit()),
                 memory_bytes: limits.memory_bytes.saturating_add(limits.disk_bytes),
             };
-            Some(RunCgroup::create(hierarchy, &cg_limits)?)
+            Some(RunCgroup::take(hierarchy, &cg_limits)?)
         }
         (true, None) => return Err(io::Error::other("cgroups are not available on this machine")),
         (false, _) => None,
