@@ -19,6 +19,7 @@ mod pipes;
 mod sandbox;
 mod slots;
 mod spawn;
+mod workdir;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -671,7 +672,7 @@ mod tests {
     }
 
     #[test]
-    fn the_working_directory_is_a_fresh_temp_dir_that_is_gone_afterwards() {
+    fn the_working_directory_starts_empty_and_what_a_program_leaves_there_is_removed() {
         // The script also makes a folder it cannot write to, which must not defeat the clean-up.
         let script = "pwd; ls -A | wc -l; echo data > made-here; mkdir -p locked/in; chmod 000 locked";
         let first = run_sh_in(Containment::RlimitsOnly, script, b"", &limits());
@@ -687,6 +688,16 @@ mod tests {
             dirs.push(dir);
         }
         assert_ne!(dirs[0], dirs[1]);
+        // A folder left as it was given may serve a later run, which finds it empty; one whose mode
+        // its program changed is removed.
+        for _ in 0..3 {
+            let quiet = run_sh_in(Containment::RlimitsOnly, "ls -A | wc -l", b"", &limits());
+            assert_eq!(text(&quiet.stdout).trim(), "0", "the directory starts empty");
+        }
+        let opened = run_sh_in(Containment::RlimitsOnly, "pwd; chmod 755 .", b"", &limits());
+        assert_eq!(opened.termination, Termination::Exited(0));
+        let dir = PathBuf::from(text(&opened.stdout).trim());
+        assert!(!dir.exists(), "{} was left behind", dir.display());
     }
 
     #[test]

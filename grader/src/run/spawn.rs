@@ -8,10 +8,9 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::fs::{self, File};
+use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -19,6 +18,7 @@ use super::cgroup::RunCgroup;
 use super::exec::ExecImage;
 use super::group;
 use super::sandbox::{self, Containment, LaunchOwner, Mount, Plan, ProgramEnd};
+use super::workdir::Workdir;
 use super::{Limits, Rlimits, RunError};
 
 /// `PATH` given to the program unless the request sets its own.
@@ -65,8 +65,8 @@ pub struct Running {
     pub stderr: Option<File>,
     started: Instant,
     cpu_limit: Duration,
-    /// Removed after the run; a tmpfs is mounted over it inside a sandbox.
-    workdir: Option<tempfile::TempDir>,
+    /// The working folder of a run without namespaces (see `workdir`).
+    workdir: Option<Workdir>,
 }
 
 /// The end of a run as the kernel reported it.
@@ -122,7 +122,7 @@ pub fn spawn(request: &SpawnRequest) -> Result<Running, RunError> {
     }
     let spawn_error = |source| RunError::Spawn { program: program.to_owned(), source };
     if request.containment == Containment::RlimitsOnly {
-        let workdir = tempfile::Builder::new().prefix("grader-run-").tempdir().map_err(RunError::TempDir)?;
+        let workdir = Workdir::take().map_err(RunError::TempDir)?;
         let mut running = spawn_in_group(request, workdir.path()).map_err(spawn_error)?;
         running.workdir = Some(workdir);
         return Ok(running);
@@ -357,9 +357,10 @@ impl Drop for Running {
             if let Backend::Sandbox { launch, .. } = &mut self.backend {
                 std::mem::forget(launch.take());
             }
-        }
-        if let Some(workdir) = self.workdir.take() {
-            remove_workdir(workdir);
+            // A program that survived may still write in its folder: no other run gets it.
+            if let Some(workdir) = self.workdir.take() {
+                workdir.discard();
+            }
         }
     }
 }
@@ -369,31 +370,4 @@ fn duration_of(time: libc::timeval) -> Duration {
     let seconds = u64::try_from(time.tv_sec).unwrap_or(0);
     let micros = u64::try_from(time.tv_usec).unwrap_or(0);
     Duration::from_secs(seconds) + Duration::from_micros(micros)
-}
-
-/// Removes the working directory, first making every directory in it writable again so that a
-/// program that ran `chmod 000` on a folder cannot make the grader leave it behind. Best effort.
-fn remove_workdir(workdir: tempfile::TempDir) {
-    let path = workdir.keep();
-    // Most programs leave their folder empty (in a sandbox the host's folder always is): one rmdir.
-    if fs::remove_dir(&path).is_ok() {
-        return;
-    }
-    if fs::remove_dir_all(&path).is_err() {
-        make_writable(&path);
-        let _ = fs::remove_dir_all(&path);
-    }
-}
-
-/// Gives the owner full access to `dir` and every directory below it (symlinks are not followed).
-fn make_writable(dir: &Path) {
-    let _ = fs::set_permissions(dir, fs::Permissions::from_mode(0o700));
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
-            make_writable(&entry.path());
-        }
-    }
 }
