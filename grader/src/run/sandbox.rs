@@ -228,6 +228,8 @@ enum Step {
 pub(super) struct Plan {
     root: CString,
     tmpfs_options: CString,
+    /// The steps every sandbox begins with, then this run's own.
+    shared_steps: &'static [Step],
     steps: Vec<Step>,
     proc_dir: CString,
     /// [`INSIDE_WORKDIR`], where the program starts.
@@ -297,9 +299,9 @@ fn c_path(path: &Path) -> io::Result<CString> {
     c_bytes(path.as_os_str())
 }
 
-/// `root` + an absolute inside path.
-fn under(root: &Path, inside: &Path) -> PathBuf {
-    root.join(inside.strip_prefix("/").unwrap_or(inside))
+/// Where an absolute inside path is before `pivot_root`: below [`MOUNT_POINT`].
+fn under(inside: &Path) -> PathBuf {
+    Path::new(MOUNT_POINT).join(inside.strip_prefix("/").unwrap_or(inside))
 }
 
 /// Mount flags of the filesystem holding `path`, as `MS_*` flags a read-only remount must keep (a user
@@ -323,56 +325,66 @@ fn locked_flags(path: &Path) -> io::Result<libc::c_ulong> {
     Ok(pairs.iter().filter(|(st, _)| stat.f_flag & st != 0).fold(0, |acc, (_, ms)| acc | ms))
 }
 
-impl Plan {
-    /// Prepares the sandbox of one run whose tmpfs root is mounted over the host folder `root` (in the
-    /// sandbox's own mount namespace: [`MOUNT_POINT`]).
-    pub(super) fn new(
-        root: &Path,
-        argv: &[std::ffi::OsString],
-        env: &[(std::ffi::OsString, std::ffi::OsString)],
-        limits: &Limits,
-        mounts: &[Mount],
-        with_cgroup: bool,
-    ) -> io::Result<Plan> {
-        let mut steps = Vec::new();
-        let mut made = std::collections::BTreeSet::new();
-        let mut dir = |steps: &mut Vec<Step>, inside: &Path, mode: libc::mode_t| -> io::Result<()> {
-            // Every ancestor first; `/` is the tmpfs itself.
-            let mut chain: Vec<&Path> = inside.ancestors().filter(|p| p.parent().is_some()).collect();
-            chain.reverse();
-            for (i, p) in chain.iter().enumerate() {
-                if made.insert(p.to_path_buf()) {
-                    let m = if i + 1 == chain.len() { mode } else { 0o755 };
-                    steps.push(Step::Dir { path: c_path(&under(root, p))?, mode: m });
-                }
+/// Steps in the making, with the folders they create (an ancestor is created once).
+struct Steps {
+    steps: Vec<Step>,
+    made: std::collections::BTreeSet<PathBuf>,
+}
+
+impl Steps {
+    /// Creates `inside` (an absolute path inside the sandbox) and its missing ancestors; `/` is the
+    /// tmpfs itself. The ancestors get 0755, `inside` gets `mode`.
+    fn dir(&mut self, inside: &Path, mode: libc::mode_t) -> io::Result<()> {
+        let mut chain: Vec<&Path> = inside.ancestors().filter(|p| p.parent().is_some()).collect();
+        chain.reverse();
+        for (i, p) in chain.iter().enumerate() {
+            if self.made.insert(p.to_path_buf()) {
+                let m = if i + 1 == chain.len() { mode } else { 0o755 };
+                self.steps.push(Step::Dir { path: c_path(&under(p))?, mode: m });
             }
-            Ok(())
-        };
+        }
+        Ok(())
+    }
+
+    /// The steps every sandbox begins with: the system folders, the devices and the usual links of
+    /// `/dev`, `/tmp` and `/dev/shm`. Made once per process (they ask the host about a dozen paths)
+    /// and shared by every run.
+    fn shared() -> io::Result<&'static Steps> {
+        static SHARED: OnceLock<Steps> = OnceLock::new();
+        if let Some(shared) = SHARED.get() {
+            return Ok(shared);
+        }
+        let made = Steps::system()?;
+        Ok(SHARED.get_or_init(|| made))
+    }
+
+    fn system() -> io::Result<Steps> {
+        let mut steps = Steps { steps: Vec::new(), made: std::collections::BTreeSet::new() };
         for system in SYSTEM_PATHS {
             let path = Path::new(system);
             let Ok(meta) = std::fs::symlink_metadata(path) else { continue };
             if meta.file_type().is_symlink() {
                 let target = std::fs::read_link(path)?;
-                steps.push(Step::Symlink { target: c_path(&target)?, path: c_path(&under(root, path))? });
+                steps.steps.push(Step::Symlink { target: c_path(&target)?, path: c_path(&under(path))? });
             } else if meta.is_dir() {
-                dir(&mut steps, path, 0o755)?;
+                steps.dir(path, 0o755)?;
                 let flags = locked_flags(path)? | libc::MS_NOSUID | libc::MS_NODEV;
-                steps.push(Step::Bind {
+                steps.steps.push(Step::Bind {
                     source: c_path(path)?,
-                    path: c_path(&under(root, path))?,
+                    path: c_path(&under(path))?,
                     file: false,
                     remount: Some(flags),
                 });
             }
         }
-        dir(&mut steps, Path::new("/dev"), 0o755)?;
+        steps.dir(Path::new("/dev"), 0o755)?;
         for device in DEVICES {
             let host = Path::new("/dev").join(device);
             if host.exists() {
                 let flags = locked_flags(&host)? | libc::MS_NOSUID | libc::MS_NOEXEC;
-                steps.push(Step::Bind {
+                steps.steps.push(Step::Bind {
                     source: c_path(&host)?,
-                    path: c_path(&under(root, &host))?,
+                    path: c_path(&under(&host))?,
                     file: true,
                     remount: Some(flags),
                 });
@@ -384,14 +396,31 @@ impl Plan {
             ("stdout", "/proc/self/fd/1"),
             ("stderr", "/proc/self/fd/2"),
         ] {
-            let path = under(root, &Path::new("/dev").join(name));
-            steps.push(Step::Symlink { target: CString::new(target)?, path: c_path(&path)? });
+            let path = under(&Path::new("/dev").join(name));
+            steps.steps.push(Step::Symlink { target: CString::new(target)?, path: c_path(&path)? });
         }
         // /tmp and /dev/shm are sticky and world-writable, as on any system.
-        dir(&mut steps, Path::new("/tmp"), 0o1777)?;
-        dir(&mut steps, Path::new("/dev/shm"), 0o1777)?;
-        dir(&mut steps, Path::new(INSIDE_WORKDIR), 0o700)?;
-        steps.push(Step::Chown { path: c_path(&under(root, Path::new(INSIDE_WORKDIR)))? });
+        steps.dir(Path::new("/tmp"), 0o1777)?;
+        steps.dir(Path::new("/dev/shm"), 0o1777)?;
+        Ok(steps)
+    }
+}
+
+impl Plan {
+    /// Prepares the sandbox of one run, whose tmpfs root is mounted over [`MOUNT_POINT`] (in the
+    /// sandbox's own mount namespace).
+    pub(super) fn new(
+        argv: &[std::ffi::OsString],
+        env: &[(std::ffi::OsString, std::ffi::OsString)],
+        limits: &Limits,
+        mounts: &[Mount],
+        with_cgroup: bool,
+    ) -> io::Result<Plan> {
+        let shared = Steps::shared()?;
+        let mut steps = Steps { steps: Vec::new(), made: shared.made.clone() };
+        steps.dir(Path::new(INSIDE_WORKDIR), 0o700)?;
+        steps.steps.push(Step::Chown { path: c_path(&under(Path::new(INSIDE_WORKDIR)))? });
+        let root = Path::new(MOUNT_POINT);
         for mount in mounts {
             if mount.path.starts_with(root) {
                 return Err(io::Error::other(format!(
@@ -403,27 +432,28 @@ impl Plan {
             let meta = std::fs::metadata(&mount.path)?;
             let inside = &mount.path;
             if meta.is_dir() {
-                dir(&mut steps, inside, 0o755)?;
+                steps.dir(inside, 0o755)?;
             } else if let Some(parent) = inside.parent() {
-                dir(&mut steps, parent, 0o755)?;
+                steps.dir(parent, 0o755)?;
             }
             let remount = (!mount.writable).then(|| locked_flags(&mount.path)).transpose()?;
-            steps.push(Step::Bind {
+            steps.steps.push(Step::Bind {
                 source: c_path(&mount.path)?,
-                path: c_path(&under(root, inside))?,
+                path: c_path(&under(inside))?,
                 file: !meta.is_dir(),
                 remount: remount.map(|flags| flags | libc::MS_NOSUID | libc::MS_NODEV),
             });
         }
-        dir(&mut steps, Path::new("/proc"), 0o555)?;
+        steps.dir(Path::new("/proc"), 0o555)?;
 
         let size = limits.disk_bytes.max(1 << 20);
         Ok(Plan {
             root: c_path(root)?,
             tmpfs_options: CString::new(format!("size={size},nr_inodes=16384,mode=755"))?,
-            proc_dir: c_path(&under(root, Path::new("/proc")))?,
+            proc_dir: c_path(&under(Path::new("/proc")))?,
             workdir: CString::new(INSIDE_WORKDIR)?,
-            steps,
+            shared_steps: &shared.steps,
+            steps: steps.steps,
             image: ExecImage::new(argv, env)?,
             rlimits: super::Rlimits::new(limits, with_cgroup),
             // SAFETY: geteuid has no preconditions.
@@ -747,7 +777,7 @@ unsafe fn init(launch: &Launch) -> ! {
             ),
             S_TMPFS,
         );
-        for step in &plan.steps {
+        for step in plan.shared_steps.iter().chain(&plan.steps) {
             match step {
                 Step::Dir { path, mode } => {
                     check(libc::mkdir(path.as_ptr(), *mode), S_DIR);

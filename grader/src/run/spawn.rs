@@ -127,13 +127,12 @@ pub fn spawn(request: &SpawnRequest) -> Result<Running, RunError> {
         running.workdir = Some(workdir);
         return Ok(running);
     }
-    let root = Path::new(sandbox::MOUNT_POINT);
-    spawn_in_sandbox(request, root, request.containment == Containment::Full).map_err(spawn_error)
+    spawn_in_sandbox(request, request.containment == Containment::Full).map_err(spawn_error)
 }
 
-fn spawn_in_sandbox(request: &SpawnRequest, root: &Path, with_cgroup: bool) -> io::Result<Running> {
+fn spawn_in_sandbox(request: &SpawnRequest, with_cgroup: bool) -> io::Result<Running> {
     let env = environment(request.env, Path::new(sandbox::INSIDE_WORKDIR));
-    let plan = Plan::new(root, request.argv, &env, request.limits, request.mounts, with_cgroup)?;
+    let plan = Plan::new(request.argv, &env, request.limits, request.mounts, with_cgroup)?;
     let started = Instant::now();
     let spawned = sandbox::spawn(plan, request.limits, with_cgroup)?;
     let pidfd = match pidfd_open(spawned.pid) {
