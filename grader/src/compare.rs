@@ -342,21 +342,28 @@ fn shorten(line: &str) -> String {
 
 /// Compares a program's output with the expected transcript.
 pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Extent) -> Comparison {
+    let exact = |expected_lines| Comparison {
+        matched: true,
+        credit: 1.0,
+        leniency: Vec::new(),
+        forgiven: Vec::new(),
+        partial: None,
+        divergence: None,
+        diff: None,
+        expected_lines,
+    };
+    let expected_bytes = expected;
     let expected = String::from_utf8_lossy(expected);
+    if expected_bytes == actual {
+        // Identical bytes match under every normalisation: most outputs, compared without one.
+        let lines = Lines::new(&expected, &spec.normalize, spec);
+        return exact(lines.normalized.len());
+    }
     let actual = String::from_utf8_lossy(actual);
     let base = Attempt::new(&expected, &actual, &spec.normalize, spec, extent);
     let expected_lines = base.expected.normalized.len();
     if base.matched {
-        return Comparison {
-            matched: true,
-            credit: 1.0,
-            leniency: Vec::new(),
-            forgiven: Vec::new(),
-            partial: None,
-            divergence: None,
-            diff: None,
-            expected_lines,
-        };
+        return exact(expected_lines);
     }
     let divergence = base.divergence();
     let diff = Some(base.diff());
@@ -686,6 +693,20 @@ mod tests {
         assert!(c.matched);
         assert_eq!(c.credit, 1.0);
         assert_eq!(c.divergence, None);
+    }
+
+    #[test]
+    fn identical_bytes_count_the_expected_lines_as_any_match_does() {
+        // Identical outputs skip the comparison; the lines they count are the normalised ones.
+        let text = b"a\n\n  \nb\n";
+        let equal = spec(&[Normalization::BlankLines]);
+        let identical = compare(text, text, &equal, Extent::Whole);
+        let alike = compare(text, b"a\nb\n", &equal, Extent::Whole);
+        assert!(identical.matched && alike.matched);
+        assert_eq!(identical.expected_lines, 2);
+        assert_eq!(identical, alike);
+        let plain = compare(text, text, &spec(&[]), Extent::Whole);
+        assert_eq!(plain.expected_lines, 4);
     }
 
     #[test]
