@@ -3,8 +3,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use rayon::prelude::*;
-
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
 use crate::context;
 use crate::interactive;
@@ -52,17 +50,35 @@ impl GradeOptions {
     }
 }
 
-/// The thread pool that runs cases: eight threads per core, most of them waiting for a CPU slot.
-fn case_runners() -> &'static rayon::ThreadPool {
-    static POOL: std::sync::OnceLock<rayon::ThreadPool> = std::sync::OnceLock::new();
-    POOL.get_or_init(|| {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(cores * 8)
-            .thread_name(|i| format!("case-runner-{i}"))
-            .build()
-            .expect("the case runner threads start")
-    })
+/// Runs `work` on every item, on up to eight threads per core (most of them waiting for a CPU slot),
+/// and gives the results in the items' order. The threads are the grading's own (scoped): one that
+/// finds no item left ends, where an idle pool's workers would spin (`sched_yield`) waiting for more.
+fn run_all<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<R>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for i in 0..items.len().min(cores * 8) {
+            let runner = || loop {
+                let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(at) else { break };
+                let result = work(item);
+                *results[at].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(result);
+            };
+            std::thread::Builder::new()
+                .name(format!("case-runner-{i}"))
+                .spawn_scoped(scope, runner)
+                .expect("a case runner thread starts");
+        }
+    });
+    results
+        .into_iter()
+        .map(|slot| {
+            let result = slot.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+            result.expect("every item was run: a runner that panicked ended the scope with its panic")
+        })
+        .collect()
 }
 
 /// A case's expected input and output, read from its sidecars.
@@ -147,22 +163,9 @@ pub fn grade_submission(
     let points = score::case_points(assignment, &cases);
     // More runner threads than cores: runs are admitted by CPU slots (see `run`), and a program
     // that sleeps gives its slot back, so a sleeping submission does not keep the cores idle.
-    let results: Vec<CaseReport> = case_runners().install(|| {
-        cases
-            .par_iter()
-            .zip(&expectations)
-            .zip(&points)
-            .map(|((case, expected), &max_score)| {
-                run_case(
-                    assignment,
-                    case,
-                    expected,
-                    &builds[case.build.as_str()],
-                    max_score,
-                    options.containment,
-                )
-            })
-            .collect()
+    let work: Vec<_> = cases.iter().zip(&expectations).zip(&points).collect();
+    let results: Vec<CaseReport> = run_all(&work, |&((case, expected), &max_score)| {
+        run_case(assignment, case, expected, &builds[case.build.as_str()], max_score, options.containment)
     });
 
     let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
