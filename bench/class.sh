@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/class.sh: how fast `grader batch` grades a class, and what it costs beyond running the programs.
 #
-#   bench/class.sh [--students N] [--quick] [--jobs J] [--keep]
+#   bench/class.sh [--students N] [--quick] [--jobs J] [--rounds R] [--keep]
 #
 # Run from anywhere (it works from the repository root). Prints a report of numbers on stdout (one
 # `| what | number |` table row per number, then the exact command behind each), progress on stderr.
@@ -10,6 +10,7 @@
 #   --students N   students in the main class (default 100; 20 with --quick)
 #   --quick        a smaller run: 20 students, 12 in the clean class, 40 for peak memory (< 3 minutes)
 #   --jobs J       --jobs of the class runs (default: nproc)
+#   --rounds R     rounds of the speed runs (--jobs 1 and 2, the floor, rlimits-only), medians shown (default 3)
 #   --keep         keep the temporary folder (classes, outputs, cache, logs) and say where it is
 #
 # Environment: GRADER=path/to/grader uses that binary instead of building target/release/grader.
@@ -20,6 +21,7 @@ STUDENTS=""
 QUICK=0
 KEEP=0
 JOBS=""
+REPS=3
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --students) STUDENTS=${2:?--students needs a number}; shift 2 ;;
@@ -28,7 +30,8 @@ while [[ $# -gt 0 ]]; do
         --jobs) JOBS=${2:?--jobs needs a number}; shift 2 ;;
         --jobs=*) JOBS=${1#*=}; shift ;;
         --keep) KEEP=1; shift ;;
-        -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --rounds) REPS=${2:?--rounds needs a number}; shift 2 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench/class.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -40,6 +43,7 @@ fi
 [[ $STUDENTS =~ ^[0-9]+$ && $STUDENTS -ge 10 ]] || { echo "bench/class.sh: --students must be a number >= 10" >&2; exit 2; }
 JOBS=${JOBS:-$(nproc)}
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "bench/class.sh: --jobs must be a number >= 1" >&2; exit 2; }
+[[ $REPS =~ ^[1-9][0-9]*$ ]] || { echo "bench/class.sh: --rounds must be a number >= 1" >&2; exit 2; }
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 [[ -n ${GRADER:-} && $GRADER != /* ]] && GRADER=$PWD/$GRADER
@@ -465,55 +469,72 @@ row "clean class of $SPEED_N: cold wall / warm --force wall (--jobs $JOBS)" "$CC
 row "compiling's CPU, clean class: cold − warm --force ($CLEAN_BUILDS builds)" "$(calc "$CCOLD_CPU - $CFORCE_CPU") s = $(pct "$CCOLD_CPU - $CFORCE_CPU" "$CCOLD_CPU")% of its cold CPU, $(calc "1000 * $PER_BUILD" 0) ms per build" "$CCC, c$CCF"
 row "compiling's share of the main class's cold CPU ($COLD_BUILDS builds × that)" "≈ $(pct "$COLD_BUILDS * $PER_BUILD" "$COLD_CPU")% ($(calc "$COLD_BUILDS * $PER_BUILD") s of $COLD_CPU s)" "$CC, c$CCC, c$CCF"
 
-# 4. --jobs 1 → 2 on the clean class, builds warm.
-say "--jobs 2 vs 1: clean class of $SPEED_N, warm --force"
-batch jobs2 "$WORK/class-clean" "$WORK/out-jobs2" --jobs 2 --force
-J2_WALL=$T_WALL J2_CPU=$T_CPU
+# 4. Speed on the clean class, builds warm: --jobs 1 and 2, the floor, and both again without
+# namespaces, $REPS times interleaved. The rows give medians (of the per-round ratios for ratios) and
+# ranges: on a virtual machine one run can be 10-20% off.
+say "speed: clean class of $SPEED_N, warm --force, $REPS rounds of --jobs 1, --jobs 2, the floor, rlimits-only 1 and 2"
+J1_WALLS=() J1_CPUS=() J1_OTHERS=() J2_WALLS=() J2_CPUS=() SPEEDUPS=() FLOOR_CPUS=() RATIOS=()
+RL1_CPUS=() RL_RATIOS=() RL_SPEEDUPS=() RL2_BUSY=()
+for round in $(seq "$REPS"); do
+    batch jobs1 "$WORK/class-clean" "$WORK/out-jobs1" --jobs 1 --force
+    J1_WALLS+=("$T_WALL") J1_CPUS+=("$T_CPU") J1_OTHERS+=("$T_OTHER")
+    J1_WALL=$T_WALL J1_CPU=$T_CPU
+    if [[ $round == 1 ]]; then
+        J1_USER=$T_USER J1_SYS=$T_SYS
+        pyeval sums "$WORK/out-jobs1"
+        J1_CASES=$S_CASES
+        [[ $S_BUILDS == 0 ]] || fail "the --jobs 1 run built $S_BUILDS times: its cache was not warm"
+        mkdir -p "$WORK/env"
+        pyeval manifest "$WORK/plan-clean.json" "$WORK/out-jobs1" "$CACHE" "$REPO/cases" "$ASSIGNMENT" "$WORK/manifest.tsv" "$WORK/env"
+        [[ $M_SKIPPED == 0 ]] || fail "floor: $M_SKIPPED cases have no executable in the cache (see $WORK/manifest.tsv)"
+        [[ $M_CASES == "$J1_CASES" ]] || fail "floor: $M_CASES cases in the manifest, the grader ran $J1_CASES"
+        [[ $M_LIMITED == 0 ]] || say "warning: $M_LIMITED runs of the clean class stopped at a limit: the floor runs them to the end"
+        gcc -std=c17 -O2 -Wall -o "$WORK/floor" bench/floor.c
+        "$WORK/floor" "$WORK/manifest.tsv" > /dev/null   # once to warm the page cache
+    fi
+    batch jobs2 "$WORK/class-clean" "$WORK/out-jobs2" --jobs 2 --force
+    J2_WALLS+=("$T_WALL") J2_CPUS+=("$T_CPU") SPEEDUPS+=("$(calc "$J1_WALL / $T_WALL" 3)")
+    "$WORK/floor" "$WORK/manifest.tsv" > "$WORK/logs/floor.out"
+    eval "$(tr ' ' '\n' < "$WORK/logs/floor.out" | sed 's/^/FL_/')"
+    FLOOR_CPU=$(calc "$FL_self_user + $FL_self_sys + $FL_children_user + $FL_children_sys" 3)
+    FLOOR_CPUS+=("$FLOOR_CPU") RATIOS+=("$(calc "$J1_CPU / $FLOOR_CPU" 3)")
+    batch rlimits "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --containment rlimits-only
+    # The same grades, or the runs did not happen (a program that cannot start is a grader-error case).
+    cmp -s "$WORK/out-rlimits/gradebook.csv" "$WORK/out-jobs1/gradebook.csv" \
+        || fail "--containment rlimits-only graded the clean class differently from --jobs 1: see $WORK/out-rlimits (run with --keep)"
+    RL1_WALL=$T_WALL
+    RL1_CPUS+=("$T_CPU") RL_RATIOS+=("$(calc "$T_CPU / $FLOOR_CPU" 3)")
+    batch rlimits2 "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only
+    RL_SPEEDUPS+=("$(calc "$RL1_WALL / $T_WALL" 3)") RL2_BUSY+=("$(calc "$T_CPU / $T_WALL" 3)")
+done
+# median VALUES...: the middle value (the lower middle of an even count); spread VALUES...: "min-max".
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {printf "%.2f\n", v[int((NR + 1) / 2)]}'; }
+spread() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 {lo = $1} {hi = $1} END {printf "%.2f-%.2f\n", lo, hi}'; }
+of() { local unit=$1; shift; echo "$(median "$@")$unit (median of ${#@}: $(spread "$@")$unit)"; }
 cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-jobs2" --jobs 2 --force)"; C2=$C
-batch jobs1 "$WORK/class-clean" "$WORK/out-jobs1" --jobs 1 --force
-J1_WALL=$T_WALL J1_CPU=$T_CPU J1_USER=$T_USER J1_SYS=$T_SYS J1_OTHER=$T_OTHER
 cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-jobs1" --jobs 1 --force)"; C1=$C
-row "clean class of $SPEED_N, warm --force, --jobs 1, wall" "$J1_WALL s (CPU $J1_CPU s: $(calc "$J1_CPU / $J1_WALL" 2) cores busy)" "$C1"
-row "clean class of $SPEED_N, warm --force, --jobs 2, wall" "$J2_WALL s (CPU $J2_CPU s: $(calc "$J2_CPU / $J2_WALL" 2) cores busy)" "$C2"
-row "speedup --jobs 1 → 2 ($(nproc) cores)" "$(calc "$J1_WALL / $J2_WALL" 2)× (target ≥ 1.8×)" "$C1, c$C2"
-
-# 7. CPU per case: the grader against the floor, same executables and cases.
-say "floor: the same cases without the grader"
-pyeval sums "$WORK/out-jobs1"
-J1_CASES=$S_CASES
-[[ $S_BUILDS == 0 ]] || fail "the --jobs 1 run built $S_BUILDS times: its cache was not warm"
-mkdir -p "$WORK/env"
-pyeval manifest "$WORK/plan-clean.json" "$WORK/out-jobs1" "$CACHE" "$REPO/cases" "$ASSIGNMENT" "$WORK/manifest.tsv" "$WORK/env"
-[[ $M_SKIPPED == 0 ]] || fail "floor: $M_SKIPPED cases have no executable in the cache (see $WORK/manifest.tsv)"
-[[ $M_CASES == "$J1_CASES" ]] || fail "floor: $M_CASES cases in the manifest, the grader ran $J1_CASES"
-[[ $M_LIMITED == 0 ]] || say "warning: $M_LIMITED runs of the clean class stopped at a limit: the floor runs them to the end"
-gcc -std=c17 -O2 -Wall -o "$WORK/floor" bench/floor.c
-"$WORK/floor" "$WORK/manifest.tsv" > /dev/null   # once to warm the page cache
-"$WORK/floor" "$WORK/manifest.tsv" > "$WORK/logs/floor.out"
-eval "$(tr ' ' '\n' < "$WORK/logs/floor.out" | sed 's/^/FL_/')"
-FLOOR_CPU=$(calc "$FL_self_user + $FL_self_sys + $FL_children_user + $FL_children_sys" 3)
-FLOOR_PROG=$(calc "$FL_children_user + $FL_children_sys" 3)
 cmd "gcc -std=c17 -O2 -o floor bench/floor.c && ./floor $WORK/manifest.tsv   # the $M_CASES runs of c$C1, executables from $CACHE/<assignment>-<recipe>-<key>/prog"; CF=$C
-row "grader CPU, clean class of $SPEED_N, --jobs 1 --force, warm ($J1_CASES runs)" "$J1_CPU s (user $J1_USER, sys $J1_SYS) = $(calc "1000 * $J1_CPU / $J1_CASES" 2) ms per case" "$C1"
-row "floor CPU, the same $FL_cases runs (bench/floor.c: posix_spawn, pipes, byte compare)" "$FLOOR_CPU s = $(calc "1000 * $FLOOR_CPU / $FL_cases" 2) ms per case (the programs themselves: $FLOOR_PROG s; $FL_exact byte-exact)" "$CF"
-row "grader CPU / floor CPU" "$(calc "$J1_CPU / $FLOOR_CPU" 2)× (target ≤ 1.25×)" "$C1, c$CF"
-row "CPU outside the grader's account while c$C1 ran (kernel threads: namespace and cgroup teardown; anything else running)" "$J1_OTHER s" "$C1"
+cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --containment rlimits-only)"; CRL=$C
+cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only)"; CRL2=$C
+J1_BUSY=() J2_BUSY=()
+for i in "${!J1_WALLS[@]}"; do
+    J1_BUSY+=("$(calc "${J1_CPUS[$i]} / ${J1_WALLS[$i]}" 2)") J2_BUSY+=("$(calc "${J2_CPUS[$i]} / ${J2_WALLS[$i]}" 2)")
+done
+row "clean class of $SPEED_N, warm --force, --jobs 1, wall" "$(of " s" "${J1_WALLS[@]}"); cores busy $(of "" "${J1_BUSY[@]}")" "$C1"
+row "clean class of $SPEED_N, warm --force, --jobs 2, wall" "$(of " s" "${J2_WALLS[@]}"); cores busy $(of "" "${J2_BUSY[@]}")" "$C2"
+row "speedup --jobs 1 → 2 ($(nproc) cores)" "$(of "×" "${SPEEDUPS[@]}") (target ≥ 1.8×)" "$C1, c$C2"
+
+# CPU per case: the grader against the floor, same executables and cases.
+row "grader CPU, clean class of $SPEED_N, --jobs 1 --force, warm ($J1_CASES runs)" "$(of " s" "${J1_CPUS[@]}") = $(calc "1000 * $(median "${J1_CPUS[@]}") / $J1_CASES" 2) ms per case (first round: user $J1_USER, sys $J1_SYS)" "$C1"
+row "floor CPU, the same $FL_cases runs (bench/floor.c: posix_spawn, pipes, byte compare)" "$(of " s" "${FLOOR_CPUS[@]}") = $(calc "1000 * $(median "${FLOOR_CPUS[@]}") / $FL_cases" 2) ms per case (last round: the programs themselves $(calc "$FL_children_user + $FL_children_sys" 3) s; $FL_exact byte-exact)" "$CF"
+row "grader CPU / floor CPU, each round's pair" "$(of "×" "${RATIOS[@]}") (target ≤ 1.25×)" "$C1, c$CF"
+row "CPU outside the grader's account while c$C1 ran (kernel threads: namespace and cgroup teardown; anything else running)" "$(of " s" "${J1_OTHERS[@]}")" "$C1"
 batch noop "$WORK/class-clean" "$WORK/out-jobs1" --jobs 1
 NOOP_CPU=$T_CPU
 cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-jobs1" --jobs 1)   # again, after c$C1"
 row "grader CPU of a re-run grading nothing (roster, records, class files)" "$NOOP_CPU s" "$C"
-batch rlimits "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --containment rlimits-only
-RL_CPU=$T_CPU
-cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --containment rlimits-only)"
-CRL=$C
-# The same grades, or the runs did not happen (a program that cannot start is a grader-error case).
-cmp -s "$WORK/out-rlimits/gradebook.csv" "$WORK/out-jobs1/gradebook.csv" \
-    || fail "--containment rlimits-only graded the clean class differently from c$C1: see $WORK/out-rlimits (run with --keep)"
-row "c$C1 with --containment rlimits-only (no namespaces, no cgroups; the same gradebook), CPU" "$RL_CPU s = $(calc "1000 * $RL_CPU / $J1_CASES" 2) ms per case = $(calc "$RL_CPU / $FLOOR_CPU" 2)× the floor" "$CRL"
-RL1_WALL=$T_WALL
-batch rlimits2 "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only
-cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only)"
-row "speedup --jobs 1 → 2 with --containment rlimits-only" "$RL1_WALL s → $T_WALL s = $(calc "$RL1_WALL / $T_WALL" 2)× (CPU $T_CPU s: $(calc "$T_CPU / $T_WALL" 2) cores busy)" "$CRL, c$C"
+row "c$C1 with --containment rlimits-only (no namespaces, no cgroups; the same gradebook), CPU" "$(of " s" "${RL1_CPUS[@]}") = $(calc "1000 * $(median "${RL1_CPUS[@]}") / $J1_CASES" 2) ms per case; / floor, each round's pair: $(of "×" "${RL_RATIOS[@]}")" "$CRL, c$CF"
+row "speedup --jobs 1 → 2 with --containment rlimits-only" "$(of "×" "${RL_SPEEDUPS[@]}"); --jobs 2 cores busy $(of "" "${RL2_BUSY[@]}")" "$CRL, c$CRL2"
 
 # 5. Peak memory.
 CACHE=$WORK/cache
