@@ -38,7 +38,7 @@ pub use sandbox::{
     INSIDE_WORKDIR,
 };
 pub use slots::{set_slot_count, Slot};
-pub use spawn::{spawn, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
+pub use spawn::{spawn, spawn_admitted, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
 
 use pipes::{drain, feed, set_nonblocking, set_pipe_size, Drained};
 
@@ -207,9 +207,16 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         mounts: request.mounts,
         containment: request.containment,
     };
-    // A core to run on; an idle program gives it back (see `slots`).
-    let mut slot = slots::Slot::acquire();
-    let mut running = spawn(&spawn_request)?;
+    // A core to run on, taken once the sandbox is built (sandboxes being built are bounded alike);
+    // an idle program gives it back (see `slots`).
+    let mut setup = slots::Slot::acquire_setup();
+    let mut slot = None;
+    let mut running = spawn_admitted(&spawn_request, &mut || {
+        slot = Some(slots::Slot::acquire());
+        setup.release();
+    })?;
+    drop(setup);
+    let mut slot = slot.unwrap_or_else(slots::Slot::acquire);
     let mut idle = slots::IdleWatch::new(running.pid(), running.is_sandboxed());
     let mut stdin = running.stdin.take();
     let mut stdout = running.stdout.take();
@@ -920,6 +927,60 @@ mod tests {
             let killed = run_sh_in(Containment::Full, "kill -9 $$", b"", &memory);
             assert!(!killed.memory_exhausted);
             assert!(matches!(killed.termination, Termination::Signaled { signal: 9, .. }), "{:?}", killed);
+        }
+    }
+
+    #[test]
+    fn a_program_starts_after_its_admission_and_its_clock_with_it() {
+        let env = BTreeMap::new();
+        let argv = argv("exit 0");
+        for level in levels() {
+            let limits = limits();
+            let request =
+                SpawnRequest { argv: &argv, env: &env, limits: &limits, mounts: &[], containment: level };
+            let mut admitted = None;
+            let mut running = spawn_admitted(&request, &mut || {
+                thread::sleep(Duration::from_millis(200));
+                admitted = Some(Instant::now());
+            })
+            .unwrap();
+            let admitted = admitted.expect("admit was called");
+            assert!(running.started() >= admitted, "{level}: the clock started before the admission");
+            let ended = running.wait().unwrap();
+            assert_eq!(ended.status.map(|status| libc::WEXITSTATUS(status)), Some(0), "{level}");
+        }
+    }
+
+    #[test]
+    fn a_program_that_cannot_be_executed_is_an_error_naming_the_step() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let program = dir.path().join("not-executable");
+        std::fs::write(&program, "#!/bin/sh\nexit 0\n").unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let env = BTreeMap::new();
+        let argv = [program.clone().into_os_string()];
+        let mounts = [Mount::read_only(dir.path())];
+        for level in levels() {
+            let limits = limits();
+            let request = RunRequest {
+                argv: &argv,
+                env: &env,
+                stdin: b"",
+                limits: &limits,
+                mounts: &mounts,
+                containment: level,
+            };
+            // The exec fails after the sandbox said it was ready: its error record still names the step.
+            let error = match run(&request) {
+                Err(error) => error_chain(&error),
+                Ok(outcome) => panic!("{level}: ran, {:?}", outcome.termination),
+            };
+            assert!(error.contains("Permission denied"), "{level}: {error}");
+            if level != Containment::RlimitsOnly {
+                assert!(error.contains("cannot execute the program"), "{level}: {error}");
+            }
         }
     }
 

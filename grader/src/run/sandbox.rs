@@ -250,10 +250,12 @@ const PROGRAM_STACK_BYTES: usize = 64 * 1024;
 /// What the status pipe carries: a setup failure, a warning, or the program's end.
 const RECORD_ERROR: u8 = b'E';
 const RECORD_EXIT: u8 = b'X';
+/// The root is built: PID 1 waits for the grader's word to start the program.
+const RECORD_READY: u8 = b'R';
 
 /// The steps of the child's setup, for error messages.
 const STEPS: &[&str] = &[
-    "wait for the user namespace map",
+    "wait for the grader",
     "join the cgroup",
     "make mounts private",
     "mount the tmpfs root",
@@ -470,8 +472,10 @@ pub(super) struct Spawned {
     pub stdin: File,
     pub stdout: File,
     pub stderr: File,
-    /// The status pipe: setup errors and the program's end.
+    /// The status pipe: setup errors, readiness and the program's end.
     pub status: File,
+    /// The grader's word to start the program, once the sandbox is ready (see [`Spawned::start`]).
+    start: Option<File>,
     pub cgroup: Option<RunCgroup>,
     /// What PID 1 reads while it lives: to be freed only once it has been reaped.
     pub launch: LaunchOwner,
@@ -596,10 +600,8 @@ pub(super) fn spawn(plan: Plan, limits: &Limits, want_cgroup: bool) -> io::Resul
         None => clone()?,
     };
     drop((stdin_r, stdout_w, stderr_w, status_w, sync_r));
-    let released = write_id_maps(pid).and_then(|()| {
-        let mut sync = File::from(sync_w);
-        io::Write::write_all(&mut sync, b"go")
-    });
+    let mut sync = File::from(sync_w);
+    let released = write_id_maps(pid).and_then(|()| io::Write::write_all(&mut sync, b"go"));
     if let Err(error) = released {
         kill_and_reap(pid);
         return Err(error);
@@ -610,9 +612,46 @@ pub(super) fn spawn(plan: Plan, limits: &Limits, want_cgroup: bool) -> io::Resul
         stdout: File::from(stdout_r),
         stderr: File::from(stderr_r),
         status: File::from(status_r),
+        start: Some(sync),
         cgroup,
         launch,
     })
+}
+
+impl Spawned {
+    /// Waits until the sandbox's root is built, calls `admit` (which may wait, for a CPU slot), then
+    /// lets PID 1 start the program. On an error the sandbox is killed and reaped.
+    pub(super) fn start(&mut self, admit: &mut dyn FnMut()) -> io::Result<()> {
+        let started = self.await_ready().and_then(|()| {
+            admit();
+            let mut start = self.start.take().ok_or_else(|| io::Error::other("sandbox: started twice"))?;
+            io::Write::write_all(&mut start, b"!")
+        });
+        if started.is_err() {
+            kill_and_reap(self.pid);
+        }
+        started
+    }
+
+    fn await_ready(&mut self) -> io::Result<()> {
+        let mut first = [0u8; 1];
+        loop {
+            match self.status.read(&mut first) {
+                Ok(0) => return Err(io::Error::other("sandbox: PID 1 ended while it built the root")),
+                Ok(_) => break,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
+        if first[0] == RECORD_READY {
+            return Ok(());
+        }
+        // A setup failure: the record that begins with this byte says which step.
+        let mut bytes = first.to_vec();
+        self.status.read_to_end(&mut bytes)?;
+        parse_records(&bytes)?;
+        Err(io::Error::other("sandbox: garbled status record"))
+    }
 }
 
 fn kill_and_reap(pid: libc::pid_t) {
@@ -646,10 +685,16 @@ fn write_id_maps(pid: libc::pid_t) -> io::Result<()> {
 pub(super) fn read_status(mut status: File) -> io::Result<Option<ProgramEnd>> {
     let mut bytes = Vec::new();
     status.read_to_end(&mut bytes)?;
+    parse_records(&bytes)
+}
+
+/// The records of the status pipe: see [`read_status`].
+fn parse_records(bytes: &[u8]) -> io::Result<Option<ProgramEnd>> {
     let mut end = None;
-    let mut rest = bytes.as_slice();
+    let mut rest = bytes;
     while let Some((&kind, tail)) = rest.split_first() {
         match kind {
+            RECORD_READY => rest = tail,
             RECORD_ERROR if tail.len() >= 8 => {
                 let step = u32::from_le_bytes(tail[..4].try_into().unwrap_or_default());
                 let errno = i32::from_le_bytes(tail[4..8].try_into().unwrap_or_default());
@@ -749,7 +794,6 @@ unsafe fn init(launch: &Launch) -> ! {
         if libc::read(4, go.as_mut_ptr().cast(), 2) != 2 {
             fail(S_SYNC);
         }
-        libc::close(4);
         for fd in 5..n {
             if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
                 fail(S_CGROUP);
@@ -846,6 +890,17 @@ unsafe fn init(launch: &Launch) -> ! {
         check(libc::chdir(c"/".as_ptr()), S_PIVOT);
         let host = c"sandbox";
         check(libc::sethostname(host.as_ptr(), host.to_bytes().len()), S_HOSTNAME);
+
+        // Ready: the grader starts the program when it has a CPU slot for it (or has died: then the
+        // read returns 0, and PID 1's end takes the sandbox with it).
+        if libc::write(3, [RECORD_READY].as_ptr().cast(), 1) != 1 {
+            fail(S_SYNC);
+        }
+        let mut start = [0u8; 1];
+        if libc::read(4, start.as_mut_ptr().cast(), 1) != 1 {
+            fail(S_SYNC);
+        }
+        libc::close(4);
 
         // The program's process shares this one's memory until its exec (CLONE_VM), and this one
         // waits until then (CLONE_VFORK): no copy of the grader's page tables, which a fork of a

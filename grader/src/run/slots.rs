@@ -1,9 +1,12 @@
 //! CPU slots: runs are admitted by cores, and a run that sleeps gives its slot back.
 //!
 //! A program that sleeps or blocks uses no CPU but used to hold a worker for its whole wall limit.
-//! Each run takes a slot (one per core, or `--jobs`) to start; while it runs, [`IdleWatch`] samples
-//! its CPU time, and a run that has used almost none for a while releases its slot, so another case
-//! starts beside it. The callers keep more runner threads than cores (see `grade`), so released slots are used.
+//! Each run takes a CPU slot (one per core, or `--jobs`) to start its program; while it runs,
+//! [`IdleWatch`] samples its CPU time, and a run that has used almost none for a while releases its
+//! slot, so another case starts beside it. Building a sandbox comes before, under a setup slot (as
+//! many): the kernel's work for it waits in places (grace periods, global locks), and a CPU slot
+//! held meanwhile would leave a core idle. The callers keep more runner threads than cores (see
+//! `grade`), so released slots are used.
 
 use std::fs;
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
@@ -26,12 +29,28 @@ struct Count {
     free: isize,
 }
 
-fn slots() -> &'static Slots {
-    static SLOTS: OnceLock<Slots> = OnceLock::new();
-    SLOTS.get_or_init(|| {
+/// One slot per core (or `--jobs`) for each kind: programs running, and sandboxes being built.
+fn slots(kind: Kind) -> &'static Slots {
+    static CPU: OnceLock<Slots> = OnceLock::new();
+    static SETUP: OnceLock<Slots> = OnceLock::new();
+    let cell = match kind {
+        Kind::Cpu => &CPU,
+        Kind::Setup => &SETUP,
+    };
+    cell.get_or_init(|| {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         Slots { count: Mutex::new(Count { total: cores, free: cores as isize }), freed: Condvar::new() }
     })
+}
+
+/// What a slot is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Running a program.
+    Cpu,
+    /// Building a sandbox and waiting for a CPU slot: bounded too, so that waiting runs do not pile up
+    /// sandboxes (and the kernel's work for them) beside the programs that run.
+    Setup,
 }
 
 fn count(slots: &Slots) -> MutexGuard<'_, Count> {
@@ -41,35 +60,47 @@ fn count(slots: &Slots) -> MutexGuard<'_, Count> {
 /// Sets how many runs may use a CPU at once (`--jobs`; the default is one per core). Runs that hold
 /// a slot keep it; the new total holds as they end.
 pub fn set_slot_count(total: usize) {
-    let slots = slots();
-    let mut count = count(slots);
-    let total = total.max(1);
-    count.free += total as isize - count.total as isize;
-    count.total = total;
-    slots.freed.notify_all();
+    for kind in [Kind::Cpu, Kind::Setup] {
+        let slots = slots(kind);
+        let mut count = count(slots);
+        let total = total.max(1);
+        count.free += total as isize - count.total as isize;
+        count.total = total;
+        slots.freed.notify_all();
+    }
 }
 
-/// A held CPU slot, given back when dropped or when the run turns out to be idle.
+/// A held slot, given back when dropped or (a CPU slot) when the run turns out to be idle.
 pub struct Slot {
+    kind: Kind,
     held: bool,
 }
 
 impl Slot {
-    /// Waits for a free slot.
+    /// Waits for a free CPU slot.
     pub fn acquire() -> Slot {
-        let slots = slots();
+        Slot::acquire_kind(Kind::Cpu)
+    }
+
+    /// Waits for a free slot to build a sandbox in (held until its program has a CPU slot).
+    pub fn acquire_setup() -> Slot {
+        Slot::acquire_kind(Kind::Setup)
+    }
+
+    fn acquire_kind(kind: Kind) -> Slot {
+        let slots = slots(kind);
         let mut count = count(slots);
         while count.free <= 0 {
             count = slots.freed.wait(count).unwrap_or_else(PoisonError::into_inner);
         }
         count.free -= 1;
-        Slot { held: true }
+        Slot { kind, held: true }
     }
 
     /// Gives the slot back early (the run is idle); idempotent.
     pub fn release(&mut self) {
         if std::mem::take(&mut self.held) {
-            let slots = slots();
+            let slots = slots(self.kind);
             count(slots).free += 1;
             slots.freed.notify_one();
         }

@@ -111,6 +111,18 @@ fn pidfd_open(pid: libc::pid_t) -> io::Result<OwnedFd> {
 /// Failures of the grader: an empty or relative `argv`, no working directory, a sandbox or a program
 /// that cannot be started.
 pub fn spawn(request: &SpawnRequest) -> Result<Running, RunError> {
+    spawn_admitted(request, &mut || {})
+}
+
+/// Starts a program as [`spawn`] does, calling `admit` just before the program itself starts: after
+/// its sandbox is built, which takes the kernel a while and waits for it in places. A caller that
+/// waits for a CPU slot in `admit` holds it for the program alone. The program's clock (its wall
+/// limit) starts after `admit`.
+///
+/// # Errors
+///
+/// As [`spawn`]'s.
+pub fn spawn_admitted(request: &SpawnRequest, admit: &mut dyn FnMut()) -> Result<Running, RunError> {
     let (program, _) = request.argv.split_first().ok_or(RunError::EmptyArgv)?;
     let program = Path::new(program);
     if !program.is_absolute() {
@@ -123,18 +135,24 @@ pub fn spawn(request: &SpawnRequest) -> Result<Running, RunError> {
     let spawn_error = |source| RunError::Spawn { program: program.to_owned(), source };
     if request.containment == Containment::RlimitsOnly {
         let workdir = Workdir::take().map_err(RunError::TempDir)?;
+        admit();
         let mut running = spawn_in_group(request, workdir.path()).map_err(spawn_error)?;
         running.workdir = Some(workdir);
         return Ok(running);
     }
-    spawn_in_sandbox(request, request.containment == Containment::Full).map_err(spawn_error)
+    spawn_in_sandbox(request, request.containment == Containment::Full, admit).map_err(spawn_error)
 }
 
-fn spawn_in_sandbox(request: &SpawnRequest, with_cgroup: bool) -> io::Result<Running> {
+fn spawn_in_sandbox(
+    request: &SpawnRequest,
+    with_cgroup: bool,
+    admit: &mut dyn FnMut(),
+) -> io::Result<Running> {
     let env = environment(request.env, Path::new(sandbox::INSIDE_WORKDIR));
     let plan = Plan::new(request.argv, &env, request.limits, request.mounts, with_cgroup)?;
+    let mut spawned = sandbox::spawn(plan, request.limits, with_cgroup)?;
+    spawned.start(admit)?;
     let started = Instant::now();
-    let spawned = sandbox::spawn(plan, request.limits, with_cgroup)?;
     let pidfd = match pidfd_open(spawned.pid) {
         Ok(fd) => fd,
         Err(error) => {
