@@ -4,10 +4,11 @@
 //! cgroup namespaces (a root grader lends it an empty network namespace instead: see `netns`). The
 //! child shares the grader's memory (`CLONE_VM`) on a stack of its own, so that no run copies the
 //! grader's page tables. That child is PID 1 of its namespace: it builds a root on a size-limited
-//! tmpfs with the system directories bound read-only and the run's own paths ([`Mount`]) bound at
-//! their own paths, `pivot_root`s into it, forks the program as an unprivileged user (inside uid
-//! 1000; outside the grader's uid, or `nobody` when the grader is root), reaps everything, and
-//! reports the program's end over a status pipe. When PID 1 exits the kernel kills whatever is left,
+//! tmpfs (mounted over `/sys` in its own mount namespace) with the system directories bound read-only
+//! and the run's own paths ([`Mount`]) bound at their own paths, and `pivot_root`s into it. Then it
+//! says it is ready over a status pipe and waits for the grader's word (the grader takes a CPU slot
+//! first), forks the program as an unprivileged user (inside uid 1000; outside the grader's uid, or
+//! `nobody` when the grader is root), reaps everything, and reports the program's end. When PID 1 exits the kernel kills whatever is left,
 //! so nothing outlives a run: `setsid` and double forks do not help. Between `clone` and `exec` only
 //! raw system calls run, on data prepared before the clone and kept until PID 1 is reaped (the grader
 //! is multi-threaded: nothing may allocate or take a lock there).
