@@ -16,8 +16,10 @@ use std::io::{self, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::OnceLock;
 use std::time::Duration;
+
+use super::pool::Pool;
 
 const ROOT: &str = "/sys/fs/cgroup";
 
@@ -153,19 +155,17 @@ pub struct RunCgroup {
 }
 
 /// Cgroups that runs left empty and with no event counted, ready for the next run.
-static POOL: Mutex<Vec<RunCgroup>> = Mutex::new(Vec::new());
+static POOL: Pool<RunCgroup> = Pool::new();
 
 /// Removes the pooled cgroups as the grader exits.
 extern "C" fn empty_pool() {
-    let pooled = std::mem::take(&mut *POOL.lock().unwrap_or_else(PoisonError::into_inner));
-    pooled.into_iter().for_each(RunCgroup::remove);
+    POOL.drain().into_iter().for_each(RunCgroup::remove);
 }
 
 impl RunCgroup {
     /// A cgroup with these limits for one run: a pooled one when there is one, else a new one.
     pub fn take(hierarchy: &Hierarchy, limits: &CgroupLimits) -> io::Result<RunCgroup> {
-        let pooled = POOL.lock().unwrap_or_else(PoisonError::into_inner).pop();
-        if let Some(cgroup) = pooled {
+        if let Some(cgroup) = POOL.take() {
             if cgroup.limits == *limits {
                 return Ok(cgroup);
             }
@@ -318,12 +318,6 @@ impl Drop for RunCgroup {
         if !self.reusable() {
             return self.remove_dirs();
         }
-        static AT_EXIT: OnceLock<()> = OnceLock::new();
-        AT_EXIT.get_or_init(|| {
-            // SAFETY: registers a handler that takes no arguments and does not unwind (it ignores
-            // every error, and a poisoned lock is taken as it is).
-            unsafe { libc::atexit(empty_pool) };
-        });
         let pooled = RunCgroup {
             dirs: std::mem::take(&mut self.dirs),
             procs: std::mem::take(&mut self.procs),
@@ -332,7 +326,7 @@ impl Drop for RunCgroup {
             process_events: Cell::new(None),
             memory_events: Cell::new(None),
         };
-        POOL.lock().unwrap_or_else(PoisonError::into_inner).push(pooled);
+        POOL.put(pooled, empty_pool);
     }
 }
 

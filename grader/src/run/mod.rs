@@ -16,6 +16,7 @@ mod interactive;
 mod limits;
 mod netns;
 mod pipes;
+mod pool;
 mod sandbox;
 mod slots;
 mod spawn;

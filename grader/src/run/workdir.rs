@@ -10,10 +10,11 @@ use std::fs;
 use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, OnceLock, PoisonError};
+
+use super::pool::Pool;
 
 /// Folders left empty by their runs, for the next ones.
-static POOL: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static POOL: Pool<PathBuf> = Pool::new();
 
 /// The mode a working folder is made with, and must still have to be used again.
 const MODE: u32 = 0o700;
@@ -27,7 +28,7 @@ pub struct Workdir {
 impl Workdir {
     /// An empty folder for one run: a pooled one, or a new one in the temp folder.
     pub fn take() -> io::Result<Workdir> {
-        if let Some(path) = POOL.lock().unwrap_or_else(PoisonError::into_inner).pop() {
+        if let Some(path) = POOL.take() {
             return Ok(Workdir { path });
         }
         let dir = tempfile::Builder::new()
@@ -50,8 +51,7 @@ impl Workdir {
 
 /// Removes the pooled folders as the grader exits.
 extern "C" fn empty_pool() {
-    let pooled = std::mem::take(&mut *POOL.lock().unwrap_or_else(PoisonError::into_inner));
-    for path in pooled {
+    for path in POOL.drain() {
         let _ = fs::remove_dir(path);
     }
 }
@@ -70,13 +70,7 @@ impl Drop for Workdir {
             return;
         }
         if as_new(&path) {
-            static AT_EXIT: OnceLock<()> = OnceLock::new();
-            AT_EXIT.get_or_init(|| {
-                // SAFETY: registers a handler that takes no arguments and does not unwind (it ignores
-                // every error, and a poisoned lock is taken as it is).
-                unsafe { libc::atexit(empty_pool) };
-            });
-            POOL.lock().unwrap_or_else(PoisonError::into_inner).push(path);
+            POOL.put(path, empty_pool);
         } else {
             remove(&path);
         }
