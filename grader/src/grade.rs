@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
 use crate::context;
@@ -50,32 +52,33 @@ impl GradeOptions {
     }
 }
 
-/// Runs `work` on every item, on up to eight threads per core (most of them waiting for a CPU slot),
-/// and gives the results in the items' order. The threads are the grading's own (scoped): one that
-/// finds no item left ends, where an idle pool's workers would spin (`sched_yield`) waiting for more.
+/// Runs `work` on every item, on this thread and up to eight more per core (most of them waiting
+/// for a CPU slot), and gives the results in the items' order. The threads are the grading's own
+/// (scoped): one that finds no item left ends, where an idle pool's workers would spin
+/// (`sched_yield`) waiting for more. A thread the system refuses only means fewer runners.
 fn run_all<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<R>>> =
-        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
+    let runner = || loop {
+        let at = next.fetch_add(1, Ordering::Relaxed);
+        let Some(item) = items.get(at) else { break };
+        let result = work(item);
+        *results[at].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
+    };
     std::thread::scope(|scope| {
-        for i in 0..items.len().min(cores * 8) {
-            let runner = || loop {
-                let at = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(item) = items.get(at) else { break };
-                let result = work(item);
-                *results[at].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(result);
-            };
-            std::thread::Builder::new()
-                .name(format!("case-runner-{i}"))
-                .spawn_scoped(scope, runner)
-                .expect("a case runner thread starts");
+        for i in 1..items.len().min(cores * 8) {
+            let named = std::thread::Builder::new().name(format!("case-runner-{i}"));
+            if named.spawn_scoped(scope, runner).is_err() {
+                break;
+            }
         }
+        runner();
     });
     results
         .into_iter()
         .map(|slot| {
-            let result = slot.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let result = slot.into_inner().unwrap_or_else(PoisonError::into_inner);
             result.expect("every item was run: a runner that panicked ended the scope with its panic")
         })
         .collect()
