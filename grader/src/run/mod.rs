@@ -208,7 +208,7 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         mounts: request.mounts,
         containment: request.containment,
     };
-    // A core to run on, taken once the sandbox is built (sandboxes being built are bounded alike);
+    // A core to run on, taken once the sandbox is built (sandboxes being built are bounded too);
     // an idle program gives it back (see `slots`).
     let mut setup = slots::Slot::acquire_setup();
     let mut slot = None;
@@ -272,6 +272,13 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         let outputs = if quiet { [None, None] } else { [stdout.as_ref(), stderr.as_ref()] };
         let mut fds = Vec::with_capacity(4);
         fds.push(libc::pollfd { fd: running.pidfd(), events: libc::POLLIN, revents: 0 });
+        // While the run holds a slot, a sandbox's report of the program's end wakes it: the slot
+        // goes back then, not once the kernel has torn the sandbox down (which waits for RCU grace
+        // periods more than it computes).
+        let end_report = running.end_report_fd().filter(|_| slot.is_held() && ended_at.is_none());
+        if let Some(fd) = end_report {
+            fds.push(libc::pollfd { fd, events: libc::POLLIN, revents: 0 });
+        }
         let [out_pipe, err_pipe] = outputs;
         for (pipe, events) in
             [(out_pipe, libc::POLLIN), (err_pipe, libc::POLLIN), (stdin.as_ref(), libc::POLLOUT)]
@@ -290,6 +297,9 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         let millis = wait.as_millis().clamp(1, most) as libc::c_int;
         // SAFETY: `fds` is a valid array of pollfd for the duration of the call.
         unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) };
+        if end_report.is_some() && fds[1].revents != 0 {
+            slot.release();
+        }
 
         if let Some(pipe) = stdin.as_mut() {
             if feed(pipe, request.stdin, &mut written) {

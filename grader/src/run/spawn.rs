@@ -280,6 +280,15 @@ impl Running {
         }
     }
 
+    /// A sandbox's status pipe, readable once PID 1 reports the program's end (or PID 1 is gone):
+    /// what is left after that is the kernel tearing the sandbox down. `None` outside a sandbox.
+    pub fn end_report_fd(&self) -> Option<RawFd> {
+        match &self.backend {
+            Backend::Sandbox { status: Some(status), .. } => Some(status.as_raw_fd()),
+            _ => None,
+        }
+    }
+
     /// True once the program (the sandbox's PID 1, or the group's leader) has ended.
     pub fn has_ended(&self) -> bool {
         let mut poll = libc::pollfd { fd: self.pidfd(), events: libc::POLLIN, revents: 0 };
