@@ -655,7 +655,8 @@ impl Spawned {
     }
 }
 
-fn kill_and_reap(pid: libc::pid_t) {
+/// Kills our unreaped child `pid` and reaps it.
+pub(super) fn kill_and_reap(pid: libc::pid_t) {
     // SAFETY: kill and waitpid have no memory-safety preconditions; `pid` is our unreaped child.
     unsafe {
         libc::kill(pid, libc::SIGKILL);

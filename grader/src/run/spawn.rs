@@ -104,6 +104,11 @@ fn pidfd_open(pid: libc::pid_t) -> io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(fd as RawFd) })
 }
 
+/// A `pidfd` of our unreaped child `pid`; when none can be had, the child is killed and reaped.
+fn pidfd_open_or_reap(pid: libc::pid_t) -> io::Result<OwnedFd> {
+    pidfd_open(pid).inspect_err(|_| sandbox::kill_and_reap(pid))
+}
+
 /// Starts a program; see [`SpawnRequest`].
 ///
 /// # Errors
@@ -153,17 +158,7 @@ fn spawn_in_sandbox(
     let mut spawned = sandbox::spawn(plan, request.limits, with_cgroup)?;
     spawned.start(admit)?;
     let started = Instant::now();
-    let pidfd = match pidfd_open(spawned.pid) {
-        Ok(fd) => fd,
-        Err(error) => {
-            // SAFETY: kill and waitpid on our own unreaped child.
-            unsafe {
-                libc::kill(spawned.pid, libc::SIGKILL);
-                libc::waitpid(spawned.pid, std::ptr::null_mut(), libc::__WALL);
-            }
-            return Err(error);
-        }
-    };
+    let pidfd = pidfd_open_or_reap(spawned.pid)?;
     Ok(Running {
         pid: spawned.pid,
         pidfd,
@@ -204,17 +199,7 @@ fn spawn_in_group(request: &SpawnRequest, workdir: &Path) -> io::Result<Running>
         ),
         _ => e,
     })?;
-    let pidfd = match pidfd_open(program.pid) {
-        Ok(fd) => fd,
-        Err(error) => {
-            // SAFETY: kill and waitpid on our own unreaped child.
-            unsafe {
-                libc::kill(program.pid, libc::SIGKILL);
-                libc::waitpid(program.pid, std::ptr::null_mut(), 0);
-            }
-            return Err(error);
-        }
-    };
+    let pidfd = pidfd_open_or_reap(program.pid)?;
     Ok(Running {
         pid: program.pid,
         pidfd,
