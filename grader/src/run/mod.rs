@@ -275,10 +275,10 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         // While the run holds a slot, a sandbox's report of the program's end wakes it: the slot
         // goes back then, not once the kernel has torn the sandbox down (which waits for RCU grace
         // periods more than it computes).
-        let end_report = running.end_report_fd().filter(|_| slot.is_held() && ended_at.is_none());
-        if let Some(fd) = end_report {
+        let end_report = running.end_report_fd().filter(|_| slot.is_held() && ended_at.is_none()).map(|fd| {
             fds.push(libc::pollfd { fd, events: libc::POLLIN, revents: 0 });
-        }
+            fds.len() - 1
+        });
         let [out_pipe, err_pipe] = outputs;
         for (pipe, events) in
             [(out_pipe, libc::POLLIN), (err_pipe, libc::POLLIN), (stdin.as_ref(), libc::POLLOUT)]
@@ -297,7 +297,7 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         let millis = wait.as_millis().clamp(1, most) as libc::c_int;
         // SAFETY: `fds` is a valid array of pollfd for the duration of the call.
         unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) };
-        if end_report.is_some() && fds[1].revents != 0 {
+        if end_report.is_some_and(|at| fds[at].revents != 0) {
             slot.release();
         }
 
