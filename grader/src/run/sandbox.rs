@@ -248,7 +248,7 @@ pub(super) struct Plan {
 /// Bytes of the program's stack before its exec: `program` makes raw system calls only.
 const PROGRAM_STACK_BYTES: usize = 64 * 1024;
 
-/// What the status pipe carries: a setup failure, a warning, or the program's end.
+/// What the status pipe carries: a setup failure, readiness (below), or the program's end.
 const RECORD_ERROR: u8 = b'E';
 const RECORD_EXIT: u8 = b'X';
 /// The root is built: PID 1 waits for the grader's word to start the program.
