@@ -8,9 +8,13 @@
 // gets (user, mount, PID, IPC, UTS, cgroup; a root grader lends the network one), then the mounts
 // of its root as `grader/src/run/sandbox.rs` makes them (a tmpfs, the system folders and five
 // devices bound read-only, the folders and links of /dev, /proc, pivot_root, the old root detached).
-// The difference between the first and the last row is a floor for what full containment adds to
-// every run, whatever the grader does. Needs root (it mounts; the child is not mapped in its user
-// namespace, so the mount row leaves the user namespace out).
+// The difference between the first row and the fourth is a floor for what full containment adds to
+// every run, whatever the grader does. The last row keeps one such sandbox for all the runs: its
+// PID 1 forks each child, then kills and reaps whatever is left, lists what a run could leave behind
+// (the writable folders, the System V IPC objects), sets the hostname again, and answers over a
+// pipe. That is what a sandbox kept per student and reset between runs would cost instead. Needs
+// root (it mounts; the child is not mapped in its user namespace, so the mount rows leave the user
+// namespace out).
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sched.h>
@@ -64,6 +68,59 @@ static int child(void *mounts) {
     snprintf(path, sizeof path, "%s/proc", root);
     if (mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) _exit(10);
     if (chdir(root) || syscall(SYS_pivot_root, ".", ".") || umount2(".", MNT_DETACH) || chdir("/")) _exit(11);
+    if (mounts == (void *)2) return 0;
+    _exit(0);
+}
+
+// A sandbox kept for every run: its PID 1 builds the root once, then for each byte on `order` it
+// clones a child that exits, and resets what a run could leave (every other process killed and
+// reaped, the writable folders and the System V IPC objects looked at, the hostname set again)
+// before it answers on `done`.
+static int order[2], done[2];
+static char run_stack[1 << 16];
+
+static int run_child(void *unused) {
+    (void)unused;
+    _exit(0);
+}
+
+// Lists a folder (or reads a file) to its end, as a reset must before it removes anything.
+static void look_at(const char *path) {
+    char buffer[4096];
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        while (syscall(SYS_getdents64, fd, buffer, sizeof buffer) > 0) {
+        }
+        close(fd);
+        return;
+    }
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        while (read(fd, buffer, sizeof buffer) > 0) {
+        }
+        close(fd);
+    }
+}
+
+static int kept_sandbox(void *unused) {
+    (void)unused;
+    // The ends the grader side keeps: without closing them, the last read would never see the end.
+    close(order[1]);
+    close(done[0]);
+    if (child((void *)2)) _exit(12);
+    char byte;
+    while (read(order[0], &byte, 1) == 1) {
+        pid_t pid = clone(run_child, run_stack + sizeof run_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+        if (pid < 0) _exit(13);
+        kill(-1, SIGKILL);
+        while (waitpid(-1, NULL, __WALL) > 0) {
+        }
+        const char *writable[] = {"/tmp", "/dev/shm", "/work", "/proc/sysvipc/shm", "/proc/sysvipc/msg",
+                                  "/proc/sysvipc/sem"};
+        for (size_t i = 0; i < sizeof writable / sizeof *writable; i++) look_at(writable[i]);
+        if (sethostname("sandbox", 7)) _exit(14);
+        if (write(done[1], &byte, 1) != 1) _exit(15);
+    }
     _exit(0);
 }
 
@@ -108,6 +165,38 @@ static void row(const char *what, int flags, int mounts, int runs) {
     printf("| %s | %.0f µs | %.0f µs |\n", what, wall / runs * 1e6, cpu / runs * 1e6);
 }
 
+// The same child, forked RUNS times inside one sandbox made for all of them, reset after each.
+static void kept_row(const char *what, int flags, int runs) {
+    if (pipe(order) || pipe(done)) {
+        perror("pipe");
+        exit(1);
+    }
+    pid_t sandbox = clone(kept_sandbox, stack + sizeof stack, flags | SIGCHLD, NULL);
+    if (sandbox < 0) {
+        perror("clone");
+        exit(1);
+    }
+    sleep(1);
+    double busy = busy_seconds(), start = now();
+    for (int i = 0; i < runs; i++) {
+        char byte = 'r';
+        if (write(order[1], &byte, 1) != 1 || read(done[0], &byte, 1) != 1) {
+            fprintf(stderr, "%s: the kept sandbox failed\n", what);
+            exit(1);
+        }
+    }
+    double wall = now() - start;
+    sleep(1);
+    double cpu = busy_seconds() - busy;
+    close(order[1]);
+    int status;
+    waitpid(sandbox, &status, 0);
+    close(order[0]);
+    close(done[0]);
+    close(done[1]);
+    printf("| %s | %.0f µs | %.0f µs |\n", what, wall / runs * 1e6, cpu / runs * 1e6);
+}
+
 int main(int argc, char **argv) {
     int runs = argc > 1 ? atoi(argv[1]) : 2000;
     if (runs < 100) {
@@ -127,6 +216,7 @@ int main(int argc, char **argv) {
     row("+ user namespace", CLONE_NEWUSER, 0, runs);
     row("+ the six namespaces of a sandbox", six, 0, runs);
     row("+ its root's mounts (namespaces but the user one)", six & ~CLONE_NEWUSER, 1, runs);
+    kept_row("the same sandbox made once, each run forked in it and reset after", six & ~CLONE_NEWUSER, runs);
     rmdir(root);
     return 0;
 }
