@@ -8,10 +8,11 @@
 //! and the run's own paths ([`Mount`]) bound at their own paths, and `pivot_root`s into it. Then it
 //! says it is ready over a status pipe and waits for the grader's word (the grader takes a CPU slot
 //! first), forks the program as an unprivileged user (inside uid 1000; outside the grader's uid, or
-//! `nobody` when the grader is root), reaps everything, and reports the program's end. When PID 1 exits the kernel kills whatever is left,
-//! so nothing outlives a run: `setsid` and double forks do not help. Between `clone` and `exec` only
-//! raw system calls run, on data prepared before the clone and kept until PID 1 is reaped (the grader
-//! is multi-threaded: nothing may allocate or take a lock there).
+//! `nobody` when the grader is root), reaps everything, and reports the program's end. When PID 1
+//! exits the kernel kills whatever is left, so nothing outlives a run: `setsid` and double forks do
+//! not help. Between `clone` and `exec` only raw system calls run, on data prepared before the clone
+//! and kept until PID 1 is reaped (the grader is multi-threaded: nothing may allocate or take a lock
+//! there).
 //!
 //! Where namespaces are not allowed the program runs under rlimits only, in its own process group.
 

@@ -4,9 +4,10 @@
 //! Each run takes a CPU slot (one per core, or `--jobs`) to start its program; while it runs,
 //! [`IdleWatch`] samples its CPU time, and a run that has used almost none for a while releases its
 //! slot, so another case starts beside it. Building a sandbox comes before, under a setup slot (two
-//! per CPU slot): the kernel's work for it waits in places (grace periods, global locks), and a CPU slot
-//! held meanwhile would leave a core idle. The callers keep more runner threads than cores (see
-//! `grade`), so released slots are used.
+//! per CPU slot): the kernel's work for it waits in places (grace periods, global locks), and a CPU
+//! slot held meanwhile would leave a core idle. A sandboxed run gives its CPU slot back as soon as the
+//! sandbox reports the program's end (see `run`). The callers keep more runner threads than cores
+//! (see `grade`), so released slots are used.
 
 use std::fs;
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
@@ -38,8 +39,8 @@ fn slots(kind: Kind) -> &'static Slots {
         Kind::Setup => &SETUP,
     };
     cell.get_or_init(|| {
-        let cores = kind.per_cpu_slot() * std::thread::available_parallelism().map_or(1, |n| n.get());
-        Slots { count: Mutex::new(Count { total: cores, free: cores as isize }), freed: Condvar::new() }
+        let total = kind.per_cpu_slot() * std::thread::available_parallelism().map_or(1, |n| n.get());
+        Slots { count: Mutex::new(Count { total, free: total as isize }), freed: Condvar::new() }
     })
 }
 
