@@ -53,6 +53,14 @@ impl Hierarchy {
             }
         }
     }
+
+    /// The folders where run cgroups are made: one in v2, one per controller in v1.
+    fn parents(&self) -> Vec<&PathBuf> {
+        match self {
+            Hierarchy::V2(base) => vec![base],
+            Hierarchy::V1 { pids, memory } => vec![pids, memory],
+        }
+    }
 }
 
 /// The cgroup path of this process in the hierarchy whose `/proc/self/cgroup` line matches `wanted`
@@ -105,11 +113,7 @@ fn probe() -> Option<Hierarchy> {
 /// Removes the run cgroups of graders that are gone (killed before they could empty their pool).
 /// A cgroup that still holds a process stays: the kernel refuses to remove it.
 fn remove_left_behind(hierarchy: &Hierarchy) {
-    let parents = match hierarchy {
-        Hierarchy::V2(base) => vec![base],
-        Hierarchy::V1 { pids, memory } => vec![pids, memory],
-    };
-    for parent in parents {
+    for parent in hierarchy.parents() {
         let Ok(entries) = fs::read_dir(parent) else { continue };
         for entry in entries.flatten() {
             let name = entry.file_name();
@@ -364,10 +368,7 @@ mod tests {
         let mut child = std::process::Command::new("/bin/true").spawn().unwrap();
         let gone = child.id();
         child.wait().unwrap();
-        let parents = match hierarchy {
-            Hierarchy::V2(base) => vec![base],
-            Hierarchy::V1 { pids, memory } => vec![pids, memory],
-        };
+        let parents = hierarchy.parents();
         let left = |parent: &PathBuf| parent.join(format!("grader-{gone}-7"));
         let ours = |parent: &PathBuf| parent.join(format!("grader-{}-999999999", std::process::id()));
         let other = |parent: &PathBuf| parent.join(format!("grader-{gone}-x"));
