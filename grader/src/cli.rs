@@ -45,6 +45,11 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "LEVEL", value_parser = parse_containment)]
     containment: Option<Containment>,
 
+    /// Grade at `rlimits-only` even where the programs could read the hidden cases (a self-check on
+    /// one's own machine; never for grades: a program could print the expected outputs).
+    #[arg(long, global = true)]
+    accept_readable_cases: bool,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -332,7 +337,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             selection,
         } => {
             let graded = level().map_err(anyhow::Error::from).and_then(|level| {
-                let options = grade_options(false, cache_dir, level, &selection);
+                let options = grade_options(false, cache_dir, level, &selection, cli.accept_readable_cases);
                 grade_one(&cases, &assignment, &submission, options)
             });
             let report = match (graded, format) {
@@ -349,7 +354,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             Ok(if below { EXIT_FAILED } else { EXIT_OK })
         }
         Command::Check { dir, assignment, cache_dir, selection } => {
-            let options = grade_options(true, cache_dir, level()?, &selection);
+            let options = grade_options(true, cache_dir, level()?, &selection, cli.accept_readable_cases);
             let report = grade_one(&cases, &assignment, &dir, options)?;
             let options = TextOptions { diffs: true, verbosity: selection.verbosity() };
             emit(&report::render_text(&report.student_view(), options), None)?;
@@ -377,7 +382,13 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 manual,
                 force,
                 caps: crate::roster::ArchiveCaps::default(),
-                grade: GradeOptions { visible_only: false, cache, containment: level()?, only: Vec::new() },
+                grade: GradeOptions {
+                    visible_only: false,
+                    cache,
+                    containment: level()?,
+                    only: Vec::new(),
+                    accept_readable_cases: cli.accept_readable_cases,
+                },
             };
             let outcome = crate::batch::run_batch(&assignment, &root, &options).map_err(batch_error)?;
             let statuses: Vec<String> = outcome.statuses.iter().map(|(s, n)| format!("{n} {s}")).collect();
@@ -545,9 +556,16 @@ fn grade_options(
     cache_dir: Option<PathBuf>,
     containment: Containment,
     selection: &Selection,
+    accept_readable_cases: bool,
 ) -> GradeOptions {
     let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
-    GradeOptions { visible_only, cache, containment, only: selection.case_patterns.clone() }
+    GradeOptions {
+        visible_only,
+        cache,
+        containment,
+        only: selection.case_patterns.clone(),
+        accept_readable_cases,
+    }
 }
 
 fn grade_one(

@@ -27,6 +27,20 @@ pub enum GradeError {
     /// The cases are incomplete (a missing transcript).
     #[error(transparent)]
     Load(#[from] LoadError),
+    /// At `rlimits-only`, the programs' user could read a hidden case: grading would leak it.
+    #[error(
+        "{}: a hidden case the programs could read at containment rlimits-only ({why}); {how} \
+         (or pass --accept-readable-cases for a self-check that may show them)",
+        path.display()
+    )]
+    ReadableCases {
+        /// The first readable hidden case file.
+        path: std::path::PathBuf,
+        /// Why the programs could read it.
+        why: String,
+        /// How to make it unreadable.
+        how: &'static str,
+    },
     /// The submission could not be read or the build could not be attempted.
     #[error(transparent)]
     Build(#[from] BuildError),
@@ -43,12 +57,21 @@ pub struct GradeOptions {
     pub containment: Containment,
     /// Run only the cases whose id matches one of these patterns (`game/*`); none: every case.
     pub only: Vec<glob::Pattern>,
+    /// Grade at `rlimits-only` even when the programs could read the hidden cases (a self-check
+    /// that may show them; see [`check_cases_unreadable`]).
+    pub accept_readable_cases: bool,
 }
 
 impl GradeOptions {
     /// Every case, cached in `cache`, at the strongest containment this machine supports.
     pub fn new(cache: BuildCache) -> GradeOptions {
-        GradeOptions { visible_only: false, cache, containment: Containment::available(), only: Vec::new() }
+        GradeOptions {
+            visible_only: false,
+            cache,
+            containment: Containment::available(),
+            only: Vec::new(),
+            accept_readable_cases: false,
+        }
     }
 }
 
@@ -137,6 +160,9 @@ pub fn grade_submission(
         .filter(|c| !c.withheld && (!options.visible_only || c.visibility == Visibility::Visible))
         .filter(|c| options.only.is_empty() || options.only.iter().any(|p| p.matches(&c.id)))
         .collect();
+    if !options.accept_readable_cases {
+        check_cases_unreadable(&cases, options.containment)?;
+    }
     let expectations = cases.iter().map(|c| read_expectation(c)).collect::<Result<Vec<_>, _>>()?;
 
     let mut builds: BTreeMap<&str, Build> = BTreeMap::new();
@@ -167,9 +193,26 @@ pub fn grade_submission(
     // More runner threads than cores: runs are admitted by CPU slots (see `run`), and a program
     // that sleeps gives its slot back, so a sleeping submission does not keep the cores idle.
     let work: Vec<_> = cases.iter().zip(&expectations).zip(&points).collect();
-    let results: Vec<CaseReport> = run_all(&work, |&((case, expected), &max_score)| {
+    let grade_one = |&((case, expected), &max_score): &((&&Case, &Expectation), &f64)| {
         run_case(assignment, case, expected, &builds[case.build.as_str()], max_score, options.containment)
-    });
+    };
+    let results: Vec<CaseReport> = if options.containment == Containment::RlimitsOnly {
+        // Without namespaces the runs of one submission share the machine's world-writable places
+        // and network: its hidden cases run only once every visible one has ended, so that nothing
+        // a hidden run saves can reach an output the student sees.
+        let (hidden, visible): (Vec<_>, Vec<_>) =
+            (0..work.len()).partition(|&i| work[i].0 .0.visibility == Visibility::Hidden);
+        let mut results: Vec<Option<CaseReport>> = (0..work.len()).map(|_| None).collect();
+        for phase in [visible, hidden] {
+            let items: Vec<_> = phase.iter().map(|&i| work[i]).collect();
+            for (i, result) in phase.into_iter().zip(run_all(&items, grade_one)) {
+                results[i] = Some(result);
+            }
+        }
+        results.into_iter().map(|r| r.expect("every case ran in one phase")).collect()
+    } else {
+        run_all(&work, grade_one)
+    };
 
     let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
     let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed).collect();
@@ -232,6 +275,58 @@ pub fn grade_submission(
         categories,
         cases,
     })
+}
+
+/// At `rlimits-only`, refuses to grade when the programs' user could read a hidden case's files:
+/// the test and its sidecars (`<case>.*`). A root grader's programs run as run users that own
+/// nothing, so only the permissions for others count: the file must lack `o+r`, or a folder above
+/// it `o+x`. A grader that is not root runs programs as itself: they read what it reads.
+///
+/// # Errors
+///
+/// [`GradeError::ReadableCases`] for the first such file.
+pub fn check_cases_unreadable(cases: &[&Case], containment: Containment) -> Result<(), GradeError> {
+    use std::os::unix::fs::MetadataExt;
+    if containment != Containment::RlimitsOnly {
+        return Ok(());
+    }
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    for case in cases.iter().filter(|c| c.visibility == Visibility::Hidden) {
+        let Some(folder) = case.path.parent() else { continue };
+        let Some(stem) = case.path.file_stem().map(|s| format!("{}.", s.to_string_lossy())) else { continue };
+        let sidecars = std::fs::read_dir(folder).into_iter().flatten().flatten().map(|e| e.path());
+        for path in sidecars.filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(&stem)))
+        {
+            if !root {
+                return Err(GradeError::ReadableCases {
+                    path,
+                    why: "the grader is not root, so programs run as its own user and read what it reads"
+                        .into(),
+                    how: "grade hidden cases as root or at a containment with namespaces (`grader doctor`)",
+                });
+            }
+            let Ok(path) = path.canonicalize() else { continue };
+            let closed = path
+                .ancestors()
+                .skip(1)
+                .find(|dir| std::fs::metadata(dir).is_ok_and(|meta| meta.mode() & 0o001 == 0));
+            let mode = std::fs::metadata(&path).map(|meta| meta.mode()).unwrap_or(0);
+            if closed.is_none() && mode & 0o004 != 0 {
+                return Err(GradeError::ReadableCases {
+                    why: format!(
+                        "mode {:04o}, and every folder above it may be entered by others",
+                        mode & 0o7777
+                    ),
+                    path,
+                    how: "make the cases readable by root only, as the Gradescope bundle's setup.sh does \
+                          (`chmod -R go-rwx` the assignment's folder, then `chmod go+x` its folders and \
+                          `go+r` the files its build recipes name), or grade at a stronger containment",
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Runs the assignment's probe once with the assignment's limits; never fails: a failure is said in

@@ -16,7 +16,6 @@ use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 
 use super::exec::{c_bytes, pipe, reset_signal_dispositions, ExecImage};
-use super::sandbox::NOBODY;
 use super::Rlimits;
 
 /// Bytes of the child's stack before its exec: it makes system calls only.
@@ -36,7 +35,8 @@ struct Plan {
     workdir: CString,
     rlimits: Rlimits,
     parent: libc::pid_t,
-    as_nobody: bool,
+    /// The run user (and group) to become: a root grader's runs; none keeps the grader's user.
+    user: Option<u32>,
     /// The program's stdin, stdout and stderr (our other ends stay here).
     stdio: [RawFd; 3],
     /// The signal mask to restore before the exec: the caller's, from before every signal was blocked.
@@ -45,12 +45,12 @@ struct Plan {
     failure: AtomicI32,
 }
 
-/// Starts `image` in `workdir` under `rlimits`, as `nobody` when `as_nobody`.
+/// Starts `image` in `workdir` under `rlimits`, as the run user `user` when given.
 pub(super) fn start(
     image: ExecImage,
     workdir: &Path,
     rlimits: Rlimits,
-    as_nobody: bool,
+    user: Option<u32>,
 ) -> io::Result<Started> {
     let (stdin_r, stdin_w) = pipe()?;
     let (stdout_r, stdout_w) = pipe()?;
@@ -61,7 +61,7 @@ pub(super) fn start(
         workdir,
         rlimits,
         parent: std::process::id() as libc::pid_t,
-        as_nobody,
+        user,
         stdio: [stdin_r.as_raw_fd(), stdout_w.as_raw_fd(), stderr_w.as_raw_fd()],
         // SAFETY: a zeroed sigset_t is a valid (empty) set; it is overwritten below.
         mask: unsafe { std::mem::zeroed() },
@@ -138,7 +138,7 @@ unsafe fn prepare(plan: &Plan) -> io::Result<()> {
         if libc::setpgid(0, 0) != 0 || libc::chdir(plan.workdir.as_ptr()) != 0 {
             return Err(io::Error::last_os_error());
         }
-        confine(&plan.rlimits, plan.parent, plan.as_nobody)?;
+        confine(&plan.rlimits, plan.parent, plan.user)?;
         if libc::pthread_sigmask(libc::SIG_SETMASK, &plan.mask, std::ptr::null_mut()) != 0 {
             return Err(io::Error::last_os_error());
         }
@@ -147,12 +147,12 @@ unsafe fn prepare(plan: &Plan) -> io::Result<()> {
     }
 }
 
-/// Dies with the grader, no new privileges, no leaked descriptors, the rlimits, and `nobody` for root.
+/// Dies with the grader, no new privileges, no leaked descriptors, the rlimits, and the run user.
 ///
 /// # Safety
 ///
 /// Runs between clone and exec: system calls only.
-unsafe fn confine(rlimits: &Rlimits, parent: libc::pid_t, as_nobody: bool) -> io::Result<()> {
+unsafe fn confine(rlimits: &Rlimits, parent: libc::pid_t, user: Option<u32>) -> io::Result<()> {
     // SAFETY: prctl and getppid have no memory-safety preconditions. Dying with the grader keeps a
     // killed grader (Ctrl-C) from leaving the program running unsupervised.
     unsafe {
@@ -175,7 +175,18 @@ unsafe fn confine(rlimits: &Rlimits, parent: libc::pid_t, as_nobody: bool) -> io
     }
     // The rlimits first, while the process may still set hard limits above its current ones.
     rlimits.apply()?;
-    if as_nobody {
+    // The kernel prefers the program (and its children) to anything else when memory runs out.
+    // A CLONE_VFORK child's setting stays its own, never the grader's with whom it shares memory.
+    // SAFETY: open, write and close on a static path and buffer.
+    unsafe {
+        let oom = libc::open(c"/proc/self/oom_score_adj".as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if oom >= 0 {
+            libc::write(oom, b"1000".as_ptr().cast(), 4);
+            libc::close(oom);
+        }
+    }
+    if let Some(id) = user {
+        let id = id as libc::c_long;
         // Raw system calls: glibc's setuid synchronises every thread of the process through signals,
         // which a child between clone and exec must not rely on. Groups, then gid, then uid: each
         // later step needs the privilege the earlier ones still had.
@@ -183,8 +194,8 @@ unsafe fn confine(rlimits: &Rlimits, parent: libc::pid_t, as_nobody: bool) -> io
         // the call.
         unsafe {
             if libc::syscall(libc::SYS_setgroups, 0, std::ptr::null::<libc::gid_t>()) != 0
-                || libc::syscall(libc::SYS_setresgid, NOBODY, NOBODY, NOBODY) != 0
-                || libc::syscall(libc::SYS_setresuid, NOBODY, NOBODY, NOBODY) != 0
+                || libc::syscall(libc::SYS_setresgid, id, id, id) != 0
+                || libc::syscall(libc::SYS_setresuid, id, id, id) != 0
             {
                 return Err(io::Error::last_os_error());
             }

@@ -20,6 +20,7 @@ mod pool;
 mod sandbox;
 mod slots;
 mod spawn;
+mod users;
 mod workdir;
 
 use std::collections::BTreeMap;
@@ -40,6 +41,7 @@ pub use sandbox::{
 };
 pub use slots::{set_slot_count, Slot};
 pub use spawn::{spawn, spawn_admitted, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
+pub use users::RUN_UIDS;
 
 use pipes::{drain, feed, set_nonblocking, set_pipe_size, Drained};
 
@@ -349,6 +351,11 @@ fn termination_of(running: &Running, ended: &Ended, timed_out: bool, overflowed:
     if overflowed {
         return killed(Limit::Output);
     }
+    // A process of the run killed for memory is the run's verdict, whatever its program did next
+    // (timed out waiting for the child, exited with an error): the cause, not a symptom.
+    if running.hit_memory_limit() {
+        return killed(Limit::Memory);
+    }
     let kill_at_process_limit = running.hit_process_limit();
     if timed_out {
         return killed(if kill_at_process_limit { Limit::Processes } else { Limit::Wall });
@@ -366,9 +373,6 @@ fn termination_of(running: &Running, ended: &Ended, timed_out: bool, overflowed:
     // clock (observed up to half a second on a loaded virtual machine).
     if signal == libc::SIGXCPU || (signal == libc::SIGKILL && ended.cpu_time >= running.cpu_limit()) {
         return killed(if kill_at_process_limit { Limit::Processes } else { Limit::Cpu });
-    }
-    if signal == libc::SIGKILL && running.hit_memory_limit() {
-        return killed(Limit::Memory);
     }
     if signal == libc::SIGXFSZ {
         return killed(Limit::Disk);

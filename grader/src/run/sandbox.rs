@@ -516,6 +516,9 @@ const INIT_STACK_BYTES: usize = 128 * 1024;
 /// Descriptors PID 1 may keep (stdio, status, sync, cgroup files).
 const MOST_KEPT_FDS: usize = 16;
 
+/// The first of the descriptors (the cgroups' `cgroup.procs`) that the program writes to join.
+const FIRST_CGROUP_FD: RawFd = 5;
+
 /// Starts the sandbox: clone, write the user namespace maps, release the child.
 pub(super) fn spawn(plan: Plan, limits: &Limits, want_cgroup: bool) -> io::Result<Spawned> {
     let cgroup = match (want_cgroup, Hierarchy::usable()) {
@@ -523,7 +526,7 @@ pub(super) fn spawn(plan: Plan, limits: &Limits, want_cgroup: bool) -> io::Resul
             let cg_limits = CgroupLimits {
                 // Below this process's hard `RLIMIT_NPROC` (which the program inherits and only a
                 // process with CAP_SYS_RESOURCE could raise), so that `pids.max` refuses forks first
-                // and its events tell the process limit; PID 1 of the sandbox counts there too.
+                // and its events tell the process limit (the program alone joins: PID 1 stays outside).
                 processes: limits.processes.min(super::limits::hard_process_limit()),
                 memory_bytes: limits.memory_bytes.saturating_add(limits.disk_bytes),
             };
@@ -539,7 +542,7 @@ pub(super) fn spawn(plan: Plan, limits: &Limits, want_cgroup: bool) -> io::Resul
     let (sync_r, sync_w) = pipe()?;
     let cgroup_fds = cgroup.as_ref().map(RunCgroup::procs_fds).unwrap_or_default();
     // The child's descriptors, moved to fixed numbers in the child: 0-2 stdio, 3 status, 4 sync,
-    // 5.. the cgroups' procs files.
+    // 5.. (FIRST_CGROUP_FD) the cgroups' procs files.
     let mut wanted: Vec<RawFd> = vec![
         stdin_r.as_raw_fd(),
         stdout_w.as_raw_fd(),
@@ -797,12 +800,6 @@ unsafe fn init(launch: &Launch) -> ! {
         if libc::read(4, go.as_mut_ptr().cast(), 2) != 2 {
             fail(S_SYNC);
         }
-        for fd in 5..n {
-            if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
-                fail(S_CGROUP);
-            }
-            libc::close(fd);
-        }
 
         check(
             libc::mount(
@@ -922,6 +919,10 @@ unsafe fn init(launch: &Launch) -> ! {
         libc::close(0);
         libc::close(1);
         libc::close(2);
+        // The program has joined the run's cgroups (see `program`): PID 1 needs them no more.
+        for fd in FIRST_CGROUP_FD..n {
+            libc::close(fd);
+        }
         loop {
             let mut status: libc::c_int = 0;
             let mut usage: libc::rusage = std::mem::zeroed();
@@ -962,6 +963,22 @@ unsafe fn program(launch: &Launch) -> ! {
     unsafe {
         // The status pipe closes at exec: PID 1 alone reports the end.
         libc::fcntl(3, libc::F_SETFD, libc::FD_CLOEXEC);
+        // The program alone joins the run's cgroups, never PID 1: PID 1 shares the grader's memory,
+        // and the OOM killer, choosing among a cgroup's processes, would kill the grader with it
+        // (when the run's memory is in files that belong to no process, PID 1 scores highest).
+        for fd in FIRST_CGROUP_FD..launch.wanted.len() as RawFd {
+            if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                fail(S_CGROUP);
+            }
+            libc::close(fd);
+        }
+        // And the kernel prefers it (and its children) to anything else when memory runs out.
+        // A CLONE_VFORK child's setting stays its own, never the grader's with whom it shares memory.
+        let oom = libc::open(c"/proc/self/oom_score_adj".as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if oom >= 0 {
+            libc::write(oom, b"1000".as_ptr().cast(), 4);
+            libc::close(oom);
+        }
         if plan.rlimits.apply().is_err() {
             fail(S_RLIMIT);
         }

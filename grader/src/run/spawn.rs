@@ -18,6 +18,7 @@ use super::cgroup::RunCgroup;
 use super::exec::ExecImage;
 use super::group;
 use super::sandbox::{self, Containment, LaunchOwner, Mount, Plan, ProgramEnd};
+use super::users::{RunUser, Snapshot};
 use super::workdir::Workdir;
 use super::{Limits, Rlimits, RunError};
 
@@ -65,8 +66,29 @@ pub struct Running {
     pub stderr: Option<File>,
     started: Instant,
     cpu_limit: Duration,
-    /// The working folder of a run without namespaces (see `workdir`).
-    workdir: Option<Workdir>,
+    /// What a run without namespaces holds until every process of it is gone (see `Leased`).
+    leased: Option<Leased>,
+}
+
+/// A run without namespaces: its working folder and, for a root grader, its run user, with the
+/// world-writable places as they were at its start. Released (the user's processes killed, its
+/// files and IPC objects removed, the folder removed) once the program has been reaped.
+struct Leased {
+    workdir: Workdir,
+    user: Option<(RunUser, Snapshot)>,
+}
+
+impl Leased {
+    /// Leaves nothing of the run: the user's processes and traces, then its folder. A user that
+    /// could not be scrubbed serves no other run.
+    fn release(self) {
+        let Leased { workdir, user } = self;
+        let scrubbed = user.map(|(user, before)| user.scrub(&before).map(|()| user));
+        drop(workdir);
+        if let Some(Ok(user)) = scrubbed {
+            user.put_back();
+        }
+    }
 }
 
 /// The end of a run as the kernel reported it.
@@ -139,11 +161,34 @@ pub fn spawn_admitted(request: &SpawnRequest, admit: &mut dyn FnMut()) -> Result
     }
     let spawn_error = |source| RunError::Spawn { program: program.to_owned(), source };
     if request.containment == Containment::RlimitsOnly {
-        let workdir = Workdir::take().map_err(RunError::TempDir)?;
+        // Without namespaces, root's runs would read whatever root can (the hidden cases) and one
+        // user's processes could reach another's: each runs as a run user of its own.
+        // SAFETY: geteuid has no preconditions.
+        let user = if unsafe { libc::geteuid() } == 0 {
+            Some((RunUser::take().map_err(RunError::TempDir)?, Snapshot::now()))
+        } else {
+            None
+        };
+        let uid = user.as_ref().map(|(user, _)| user.uid());
+        let leased = Leased { workdir: Workdir::create(uid).map_err(RunError::TempDir)?, user };
+        let writable = request.mounts.iter().filter(|mount| mount.writable);
+        if let Some(Err(error)) =
+            uid.map(|uid| writable.map(|mount| give_to(&mount.path, uid)).collect::<io::Result<()>>())
+        {
+            leased.release();
+            return Err(spawn_error(error));
+        }
         admit();
-        let mut running = spawn_in_group(request, workdir.path()).map_err(spawn_error)?;
-        running.workdir = Some(workdir);
-        return Ok(running);
+        match spawn_in_group(request, leased.workdir.path(), uid) {
+            Ok(mut running) => {
+                running.leased = Some(leased);
+                return Ok(running);
+            }
+            Err(error) => {
+                leased.release();
+                return Err(spawn_error(error));
+            }
+        }
     }
     spawn_in_sandbox(request, request.containment == Containment::Full, admit).map_err(spawn_error)
 }
@@ -173,27 +218,35 @@ fn spawn_in_sandbox(
         stderr: Some(spawned.stderr),
         started,
         cpu_limit: request.limits.cpu,
-        workdir: None,
+        leased: None,
     })
 }
 
-fn spawn_in_group(request: &SpawnRequest, workdir: &Path) -> io::Result<Running> {
-    // Without namespaces, root's runs would read whatever root can (the hidden cases): they run as
-    // `nobody` instead, in a working folder of its own.
-    // SAFETY: geteuid has no preconditions.
-    let as_nobody = unsafe { libc::geteuid() } == 0;
-    if as_nobody {
-        super::prepare_for_program(workdir, true)?;
+/// Gives a folder the run may write (a compiler's build folder, made by the grader for this build)
+/// to its run user, through a descriptor opened without following links.
+fn give_to(path: &Path, uid: u32) -> io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let dir = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)?;
+    // SAFETY: fchown on a descriptor we own.
+    if unsafe { libc::fchown(dir.as_raw_fd(), uid, uid) } != 0 {
+        return Err(io::Error::last_os_error());
     }
+    Ok(())
+}
+
+fn spawn_in_group(request: &SpawnRequest, workdir: &Path, user: Option<u32>) -> io::Result<Running> {
     let image = ExecImage::new(request.argv, &environment(request.env, workdir))?;
     let started = Instant::now();
     let rlimits = Rlimits::new(request.limits, false);
-    let program = group::start(image, workdir, rlimits, as_nobody).map_err(|e| match e.kind() {
-        io::ErrorKind::PermissionDenied if as_nobody => io::Error::new(
+    let program = group::start(image, workdir, rlimits, user).map_err(|e| match e.kind() {
+        io::ErrorKind::PermissionDenied if user.is_some() => io::Error::new(
             e.kind(),
             format!(
-                "{e}: the grader is root without namespaces, so programs run as nobody, and every folder \
-                 above the program must be open to nobody (use a build cache outside /root: \
+                "{e}: the grader is root without namespaces, so programs run as users of their own, and \
+                 every folder above the program must be open to others (use a build cache outside /root: \
                  GRADER_CACHE_DIR or --cache-dir)"
             ),
         ),
@@ -210,7 +263,7 @@ fn spawn_in_group(request: &SpawnRequest, workdir: &Path) -> io::Result<Running>
         stderr: Some(program.stderr),
         started,
         cpu_limit: request.limits.cpu,
-        workdir: None,
+        leased: None,
     })
 }
 
@@ -323,6 +376,9 @@ impl Running {
             }
         }
         self.reaped = true;
+        if let Some(leased) = self.leased.take() {
+            leased.release();
+        }
         match &mut self.backend {
             Backend::Group => Ok(Ended {
                 status: Some(status),
@@ -368,9 +424,10 @@ impl Drop for Running {
             if let Backend::Sandbox { launch, .. } = &mut self.backend {
                 std::mem::forget(launch.take());
             }
-            // A program that survived may still write in its folder: no other run gets it.
-            if let Some(workdir) = self.workdir.take() {
-                workdir.discard();
+            // A program that survived may still write in its folder and hold its user: they stay
+            // out of use.
+            if let Some(leased) = self.leased.take() {
+                std::mem::forget(leased);
             }
         }
     }

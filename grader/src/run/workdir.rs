@@ -1,103 +1,123 @@
-//! The working folders of runs without namespaces: each run starts in an empty folder of its own.
+//! The working folders of runs without namespaces: a new, empty folder for every run, never used
+//! again once a program has run in it.
 //!
-//! Making and removing a folder on a journaled disk costs more than a short run's program, and
-//! waits for the journal while the run holds its CPU slot. So a folder that its run left as it got
-//! it (empty, mode 0700) serves the next run; any other is removed, whatever the program did to it.
-//! The folders kept are removed when the grader exits. (A sandbox's working folder is a tmpfs inside
-//! it: none is made on the host.)
+//! The folders are made below one parent per grader process that only the grader may write (root's
+//! is mode 0711: a run user can enter its own folder by path but neither list nor change the
+//! parent), so no program can put a link where a later run's folder will be. A folder is handed to
+//! its run user through a descriptor opened without following links (`fchown`), and emptied as that
+//! user (see `users::as_user`) once every process of the user is dead; only the empty folder's name
+//! is then removed by the grader, from the parent nobody else can write. Nothing is done as root
+//! through a path a program could have touched. (A sandbox's working folder is a tmpfs inside it:
+//! none is made on the host.)
 
-use std::fs;
+use std::fs::{self, OpenOptions};
 use std::io;
-use std::os::unix::fs::PermissionsExt;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
-use super::pool::Pool;
+use super::users;
 
-/// Folders left empty by their runs, for the next ones.
-static POOL: Pool<PathBuf> = Pool::new();
-
-/// The mode a working folder is made with, and must still have to be used again.
-const MODE: u32 = 0o700;
-
-/// A run's working folder: back to the pool or removed when dropped.
+/// A run's working folder, removed when dropped.
 #[derive(Debug)]
 pub struct Workdir {
     path: PathBuf,
+    /// The run user that owns it (a root grader's run), who empties it.
+    owner: Option<u32>,
+}
+
+/// The parent of this process's working folders, made once and removed at exit.
+fn parent() -> io::Result<&'static Path> {
+    static PARENT: OnceLock<PathBuf> = OnceLock::new();
+    if let Some(parent) = PARENT.get() {
+        return Ok(parent);
+    }
+    // SAFETY: geteuid has no preconditions.
+    let mode = if unsafe { libc::geteuid() } == 0 { 0o711 } else { 0o700 };
+    let made = tempfile::Builder::new()
+        .prefix("grader-runs-")
+        .permissions(fs::Permissions::from_mode(mode))
+        .tempdir()?
+        .keep();
+    let mut fresh = false;
+    let parent = PARENT.get_or_init(|| {
+        fresh = true;
+        made.clone()
+    });
+    if fresh {
+        // SAFETY: `remove_parent` takes no arguments and ignores every error.
+        unsafe { libc::atexit(remove_parent) };
+    } else {
+        let _ = fs::remove_dir(&made);
+    }
+    Ok(parent)
+}
+
+/// Removes the (then empty) parent folder as the grader exits.
+extern "C" fn remove_parent() {
+    if let Ok(parent) = parent() {
+        let _ = fs::remove_dir(parent);
+    }
 }
 
 impl Workdir {
-    /// An empty folder for one run: a pooled one, or a new one in the temp folder.
-    pub fn take() -> io::Result<Workdir> {
-        if let Some(path) = POOL.take() {
-            return Ok(Workdir { path });
+    /// A new, empty folder for one run, owned by `owner` (a run user) when given.
+    pub fn create(owner: Option<u32>) -> io::Result<Workdir> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let path = parent()?.join(NEXT.fetch_add(1, Ordering::Relaxed).to_string());
+        fs::DirBuilder::new().mode(0o700).create(&path)?;
+        let mut workdir = Workdir { path, owner: None };
+        if let Some(uid) = owner {
+            // The folder is new and its parent is the grader's alone: no program has touched it.
+            let dir = OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC)
+                .open(&workdir.path)?;
+            // SAFETY: fchown on a descriptor we own.
+            if unsafe { libc::fchown(dir.as_raw_fd(), uid, uid) } != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            workdir.owner = owner;
         }
-        let dir = tempfile::Builder::new()
-            .prefix("grader-run-")
-            .permissions(fs::Permissions::from_mode(MODE))
-            .tempdir()?;
-        Ok(Workdir { path: dir.keep() })
+        Ok(workdir)
     }
 
     /// The folder.
     pub fn path(&self) -> &Path {
         &self.path
     }
-
-    /// Removes the folder now, never to be used again.
-    pub fn discard(mut self) {
-        remove(&std::mem::take(&mut self.path));
-    }
-}
-
-/// Removes the pooled folders as the grader exits.
-extern "C" fn empty_pool() {
-    for path in POOL.drain() {
-        let _ = fs::remove_dir(path);
-    }
-}
-
-/// True when the folder is as a new one: a folder (not a symlink), mode [`MODE`], nothing in it.
-fn as_new(path: &Path) -> bool {
-    let kept_mode = fs::symlink_metadata(path)
-        .is_ok_and(|meta| meta.is_dir() && meta.permissions().mode() & 0o7777 == MODE);
-    kept_mode && fs::read_dir(path).is_ok_and(|mut entries| entries.next().is_none())
 }
 
 impl Drop for Workdir {
     fn drop(&mut self) {
-        let path = std::mem::take(&mut self.path);
-        if path.as_os_str().is_empty() {
-            return;
+        // What the program left is removed as its own user; then the empty folder, from the parent
+        // that only the grader may write.
+        let contents = || {
+            for entry in fs::read_dir(&self.path).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                    users::remove_tree(&path);
+                } else {
+                    let _ = fs::remove_file(&path);
+                }
+            }
+        };
+        match self.owner {
+            Some(uid) => users::as_user(uid, contents),
+            None => contents(),
         }
-        if as_new(&path) {
-            POOL.put(path, empty_pool);
-        } else {
-            remove(&path);
-        }
-    }
-}
-
-/// Removes the folder, first making every folder in it writable again so that a program that ran
-/// `chmod 000` on a folder cannot make the grader leave it behind. Best effort.
-fn remove(path: &Path) {
-    if fs::remove_dir(path).is_ok() {
-        return;
-    }
-    if fs::remove_dir_all(path).is_err() {
-        make_writable(path);
-        let _ = fs::remove_dir_all(path);
-    }
-}
-
-/// Gives the owner full access to `dir` and every directory below it (symlinks are not followed).
-fn make_writable(dir: &Path) {
-    let _ = fs::set_permissions(dir, fs::Permissions::from_mode(0o700));
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
-            make_writable(&entry.path());
+        if fs::remove_dir(&self.path).is_err() {
+            // A folder whose mode its program changed: its own user may change it back.
+            let retry = || {
+                users::remove_tree(&self.path);
+            };
+            match self.owner {
+                Some(uid) => users::as_user(uid, retry),
+                None => retry(),
+            }
+            let _ = fs::remove_dir(&self.path);
         }
     }
 }

@@ -1,0 +1,432 @@
+//! Run users at `rlimits-only`: a root grader gives each run a user of its own and, after the run,
+//! leaves nothing of that user behind.
+//!
+//! Without namespaces the kernel tells runs apart only by their user. So, as `isolate` does with its
+//! box users, a root grader runs every program and compiler as a user of [`RUN_UIDS`] (group id the
+//! same number), leased to one run at a time: no run can signal, trace or read what another run's
+//! user made. A lease is held across processes with an exclusive `flock` on a file in a folder only
+//! root may enter, so two graders on one machine never share a user; a user that `/etc/passwd`
+//! names, or whose lock another grader holds, is skipped. When the run ends, [`RunUser::scrub`]
+//! kills every process of the user (one `kill(-1)` from a process that is that user: the kernel
+//! signals all of them under one lock, so none forks away), removes what the user made in the
+//! world-writable folders (as that user, never as root: a link planted there can only lead to what
+//! the user itself may remove) and its System V IPC objects. POSIX shared memory and message
+//! queues are files in `/dev/shm` and `/dev/mqueue`, removed with the rest.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File, OpenOptions};
+use std::io;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock, PoisonError};
+use std::time::{Duration, SystemTime};
+
+/// The users runs are given: `isolate`'s habit of a documented range of ids that no account uses.
+pub const RUN_UIDS: std::ops::Range<u32> = 61000..62000;
+
+/// Where the lease locks live: a folder only root may enter.
+const LOCK_DIR: &str = "/run/grader-run-users";
+
+/// World-writable places every user may create files in, cleared of a run user's files after its
+/// run (with their world-writable sub-folders, such as `/tmp/.X11-unix`).
+const PLACES: &[&str] = &["/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue", "/run/lock"];
+
+/// A place whose modification time is this close to a run's start is scanned whatever its time
+/// says: the kernel stamps folders from a coarse clock (a tick, up to 10 ms), so a change made within
+/// the same tick as an earlier one may leave the time as it was.
+const CLOCK_MARGIN: Duration = Duration::from_millis(100);
+
+/// A run user leased to this process: the lock is held while the value lives.
+#[derive(Debug)]
+pub struct RunUser {
+    uid: u32,
+    _lock: File,
+}
+
+/// Leased users between runs, and the next id to try.
+struct Leases {
+    idle: Vec<RunUser>,
+    next: u32,
+}
+
+static LEASES: Mutex<Leases> = Mutex::new(Leases { idle: Vec::new(), next: RUN_UIDS.start });
+
+impl RunUser {
+    /// A run user for one run: one this process used before (scrubbed then), or a new lease,
+    /// scrubbed first (a grader that was killed may have left its runs' traces).
+    ///
+    /// # Errors
+    ///
+    /// When the lock folder cannot be made safely or every user of [`RUN_UIDS`] is taken.
+    pub fn take() -> io::Result<RunUser> {
+        let mut leases = LEASES.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(user) = leases.idle.pop() {
+            return Ok(user);
+        }
+        let dir = lock_dir()?;
+        for _ in RUN_UIDS {
+            let uid = leases.next;
+            leases.next = if uid + 1 >= RUN_UIDS.end { RUN_UIDS.start } else { uid + 1 };
+            if is_account(uid) {
+                continue;
+            }
+            let lock = OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .mode(0o600)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
+                .open(dir.join(uid.to_string()))?;
+            // SAFETY: flock on a descriptor we own.
+            if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                continue;
+            }
+            let user = RunUser { uid, _lock: lock };
+            drop(leases);
+            user.scrub(&Snapshot::everything())?;
+            return Ok(user);
+        }
+        Err(io::Error::other(format!(
+            "every run user ({}-{}) is in use by other graders",
+            RUN_UIDS.start,
+            RUN_UIDS.end - 1
+        )))
+    }
+
+    /// The user (and group) id.
+    pub fn uid(&self) -> u32 {
+        self.uid
+    }
+
+    /// Gives the user back for a later run of this process, once [`RunUser::scrub`] succeeded.
+    pub fn put_back(self) {
+        LEASES.lock().unwrap_or_else(PoisonError::into_inner).idle.push(self);
+    }
+
+    /// Kills every process of the user, then removes its files from the world-writable places
+    /// that changed since `before`, and its System V IPC objects.
+    ///
+    /// # Errors
+    ///
+    /// When the processes could not be killed (then the user must not serve another run).
+    pub fn scrub(&self, before: &Snapshot) -> io::Result<()> {
+        // A process of the user that itself keeps signalling all of the user's processes may kill a
+        // killer before its sweep: then another try, and at last a sweep of /proc as root.
+        if !(0..5).any(|_| kill_all(self.uid).is_ok()) {
+            kill_listed(self.uid)?;
+        }
+        as_user(self.uid, || {
+            for dir in before.changed() {
+                remove_owned(&dir, self.uid);
+            }
+        });
+        remove_ipc(self.uid);
+        Ok(())
+    }
+}
+
+/// True when the user database names `uid`: a real account, never a run user.
+fn is_account(uid: u32) -> bool {
+    let mut entry: libc::passwd = unsafe_zeroed();
+    let mut buffer = vec![0 as libc::c_char; 4096];
+    let mut found: *mut libc::passwd = std::ptr::null_mut();
+    // SAFETY: every pointer is valid for the call; the buffer's length is passed.
+    let rc = unsafe { libc::getpwuid_r(uid, &mut entry, buffer.as_mut_ptr(), buffer.len(), &mut found) };
+    rc == 0 && !found.is_null()
+}
+
+fn unsafe_zeroed<T>() -> T {
+    // SAFETY: used for C structs of integers and pointers only, for which zero is valid.
+    unsafe { std::mem::zeroed() }
+}
+
+/// The lock folder, made once: root's, mode 0700, not a link.
+fn lock_dir() -> io::Result<&'static Path> {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    if let Some(dir) = DIR.get() {
+        return Ok(dir);
+    }
+    let dir = Path::new(LOCK_DIR);
+    match fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(error) => return Err(io::Error::new(error.kind(), format!("{LOCK_DIR}: {error}"))),
+    }
+    let meta = fs::symlink_metadata(dir)?;
+    if !meta.is_dir() || meta.uid() != 0 || meta.mode() & 0o077 != 0 {
+        return Err(io::Error::other(format!(
+            "{LOCK_DIR} must be a folder of root's that nobody else may enter (mode 0700)"
+        )));
+    }
+    Ok(DIR.get_or_init(|| dir.to_owned()))
+}
+
+/// Kills every process whose real or saved user is `uid`, from a process of that user: the kernel's
+/// `kill(-1)` signals them all while holding the task list, so a fork cannot slip past it.
+fn kill_all(uid: u32) -> io::Result<()> {
+    let mut stack = vec![0u8; 16 * 1024];
+    let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;
+    let mut id = uid;
+    // SAFETY: the child shares our memory until it exits (CLONE_VM | CLONE_VFORK: this thread waits),
+    // reads only `id` and makes raw system calls on its own stack.
+    let pid = unsafe {
+        libc::clone(killer, top as *mut libc::c_void, libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD, {
+            let id: *mut u32 = &mut id;
+            id.cast()
+        })
+    };
+    if pid < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let mut status = 0;
+    // SAFETY: waiting for our own child.
+    unsafe { libc::waitpid(pid, &mut status, libc::__WALL) };
+    if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::other(format!("cannot kill the processes of run user {uid}")))
+    }
+}
+
+/// Kills, as root, every process that /proc lists as `uid`'s, until none is left (at most a second).
+fn kill_listed(uid: u32) -> io::Result<()> {
+    for _ in 0..100 {
+        let mut found = false;
+        for entry in fs::read_dir("/proc")?.flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<libc::pid_t>() else { continue };
+            if entry.metadata().is_ok_and(|meta| meta.uid() == uid) {
+                found = true;
+                // SAFETY: kill takes integers.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+        }
+        if !found {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Err(io::Error::other(format!("processes of run user {uid} survive SIGKILL")))
+}
+
+/// The killer: becomes the user, then signals every process it may signal (all the user's).
+extern "C" fn killer(id: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `kill_all` passes a pointer to the uid, alive until this process exits; raw system
+    // calls only (glibc's setuid would wait for the grader's other threads).
+    unsafe {
+        let id = *id.cast::<u32>() as libc::c_long;
+        if libc::syscall(libc::SYS_setgroups, 0 as libc::c_long, std::ptr::null::<libc::gid_t>()) != 0
+            || libc::syscall(libc::SYS_setresgid, id, id, id) != 0
+            || libc::syscall(libc::SYS_setresuid, id, id, id) != 0
+        {
+            libc::_exit(2);
+        }
+        // Twice: the first sweep's victims cannot fork, but a clone already past its last check
+        // when the sweep began is caught by the second.
+        for _ in 0..2 {
+            if libc::kill(-1, libc::SIGKILL) != 0 && *libc::__errno_location() != libc::ESRCH {
+                libc::_exit(3);
+            }
+        }
+        libc::_exit(0)
+    }
+}
+
+/// Runs `work` on this thread with the file-system identity of `uid` (and group `uid`): the
+/// kernel checks every path it touches as that user, with no capability of root's. Only this
+/// thread changes (`setfsuid` is per thread), and only for the call.
+pub(super) fn as_user<R>(uid: u32, work: impl FnOnce() -> R) -> R {
+    // SAFETY: setfsuid and setfsgid take integers; raw calls act on this thread alone.
+    unsafe {
+        libc::syscall(libc::SYS_setfsgid, uid as libc::c_long);
+        libc::syscall(libc::SYS_setfsuid, uid as libc::c_long);
+    }
+    let result = work();
+    // SAFETY: as above; back to root's identity (the real and saved ids never changed).
+    unsafe {
+        libc::syscall(libc::SYS_setfsuid, 0 as libc::c_long);
+        libc::syscall(libc::SYS_setfsgid, 0 as libc::c_long);
+    }
+    result
+}
+
+/// Removes the entries of `dir` that `uid` owns, whole, as that user (see [`as_user`]).
+fn remove_owned(dir: &Path, uid: u32) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let Ok(meta) = entry.metadata() else { continue };
+        if meta.uid() != uid {
+            continue;
+        }
+        let path = entry.path();
+        if meta.is_dir() {
+            remove_tree(&path);
+        } else {
+            let _ = fs::remove_file(&path);
+        }
+    }
+}
+
+/// Removes a folder and everything in it, making folders writable first where the owner closed
+/// them (`chmod 000`). Never follows a link (std's `remove_dir_all` works through descriptors).
+pub(super) fn remove_tree(path: &Path) {
+    if fs::remove_dir_all(path).is_ok() {
+        return;
+    }
+    open_up(path);
+    let _ = fs::remove_dir_all(path);
+}
+
+/// Gives the owner full access to `dir` and the folders below it. Called as the run user (or by a
+/// grader whose programs are its own user): a link planted below can only lead to what that user
+/// may change anyway.
+fn open_up(dir: &Path) {
+    let _ = fs::set_permissions(dir, fs::Permissions::from_mode(0o700));
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            open_up(&entry.path());
+        }
+    }
+}
+
+/// Removes the System V shared memory, semaphores and message queues that `uid` owns or made.
+fn remove_ipc(uid: u32) {
+    for (kind, file) in [(Ipc::Shm, "shm"), (Ipc::Sem, "sem"), (Ipc::Msg, "msg")] {
+        let Ok(text) = fs::read_to_string(Path::new("/proc/sysvipc").join(file)) else { continue };
+        for id in owned_ipc_ids(&text, uid) {
+            // SAFETY: IPC_RMID takes no buffer; an id gone meanwhile is an error we ignore.
+            unsafe {
+                match kind {
+                    Ipc::Shm => libc::shmctl(id, libc::IPC_RMID, std::ptr::null_mut()),
+                    Ipc::Sem => libc::semctl(id, 0, libc::IPC_RMID),
+                    Ipc::Msg => libc::msgctl(id, libc::IPC_RMID, std::ptr::null_mut()),
+                };
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Ipc {
+    Shm,
+    Sem,
+    Msg,
+}
+
+/// The ids of the objects in a `/proc/sysvipc` table whose owner or creator is `uid`.
+fn owned_ipc_ids(table: &str, uid: u32) -> Vec<libc::c_int> {
+    let mut lines = table.lines();
+    let Some(header) = lines.next() else { return Vec::new() };
+    let columns: Vec<&str> = header.split_whitespace().collect();
+    let at = |name: &str| columns.iter().position(|c| *c == name);
+    let (Some(id), Some(owner), Some(creator)) =
+        (at("shmid").or(at("semid")).or(at("msqid")), at("uid"), at("cuid"))
+    else {
+        return Vec::new();
+    };
+    lines
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let is = |i: usize| fields.get(i).and_then(|f| f.parse::<u32>().ok()) == Some(uid);
+            (is(owner) || is(creator)).then(|| fields.get(id)?.parse().ok()).flatten()
+        })
+        .collect()
+}
+
+/// The modification times of the world-writable places when a run started: a place whose time has
+/// not moved since holds nothing new.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    at: SystemTime,
+    times: BTreeMap<PathBuf, Option<SystemTime>>,
+}
+
+impl Snapshot {
+    /// The places as they are now.
+    pub fn now() -> Snapshot {
+        let at = SystemTime::now();
+        let times = places().iter().map(|dir| (dir.clone(), modified(dir))).collect();
+        Snapshot { at, times }
+    }
+
+    /// A snapshot that marks every place as changed.
+    fn everything() -> Snapshot {
+        Snapshot { at: SystemTime::now(), times: places().iter().map(|dir| (dir.clone(), None)).collect() }
+    }
+
+    /// The places to scan: changed since the snapshot, or changed so shortly before it that the
+    /// folder's coarse clock may not show a later change (see [`CLOCK_MARGIN`]).
+    fn changed(&self) -> Vec<PathBuf> {
+        let recent = self.at.checked_sub(CLOCK_MARGIN).unwrap_or(SystemTime::UNIX_EPOCH);
+        self.times
+            .iter()
+            .filter(|(dir, &then)| match then {
+                None => true,
+                Some(then) => then >= recent || modified(dir) != Some(then),
+            })
+            .map(|(dir, _)| dir.clone())
+            .collect()
+    }
+}
+
+fn modified(dir: &Path) -> Option<SystemTime> {
+    fs::symlink_metadata(dir).and_then(|meta| meta.modified()).ok()
+}
+
+/// The world-writable places of this machine and their world-writable sub-folders, found once.
+fn places() -> &'static [PathBuf] {
+    static PLACES_FOUND: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    PLACES_FOUND.get_or_init(|| {
+        let mut found = Vec::new();
+        for place in PLACES {
+            let place = Path::new(place);
+            if !fs::symlink_metadata(place).is_ok_and(|meta| meta.is_dir()) {
+                continue;
+            }
+            found.push(place.to_owned());
+            for entry in fs::read_dir(place).into_iter().flatten().flatten() {
+                let open = entry.metadata().is_ok_and(|meta| meta.is_dir() && meta.mode() & 0o002 != 0);
+                if open && entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                    found.push(entry.path());
+                }
+            }
+        }
+        found
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ipc_tables_give_the_ids_a_user_owns_or_made() {
+        let table =
+            "       key      shmid perms                  size  cpid  lpid nattch   uid   gid  cuid  cgid\n\
+                     0   32769   600   1024   10   10   0   61000   61000   0   0\n\
+                     0   32770   600   1024   10   10   0   0   0   61000   61000\n\
+                     0   32771   600   1024   10   10   0   0   0   0   0\n";
+        assert_eq!(owned_ipc_ids(table, 61000), vec![32769, 32770]);
+        assert_eq!(owned_ipc_ids(table, 61001), Vec::<libc::c_int>::new());
+        assert_eq!(owned_ipc_ids("", 61000), Vec::<libc::c_int>::new());
+    }
+
+    #[test]
+    fn a_place_changed_during_a_run_or_just_before_it_is_scanned() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().to_owned();
+        let old = SystemTime::now() - Duration::from_secs(60);
+        let file = File::open(&path).unwrap();
+        file.set_modified(old).unwrap();
+        let snapshot =
+            Snapshot { at: SystemTime::now(), times: BTreeMap::from([(path.clone(), modified(&path))]) };
+        assert!(snapshot.changed().is_empty(), "an untouched place is not scanned");
+        fs::write(path.join("new"), "x").unwrap();
+        assert_eq!(snapshot.changed(), vec![path.clone()]);
+        // Changed within the margin before the run: scanned even if its time has not moved.
+        let recent =
+            Snapshot { at: SystemTime::now(), times: BTreeMap::from([(path.clone(), modified(&path))]) };
+        assert_eq!(recent.changed(), vec![path]);
+    }
+}
