@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -34,6 +35,15 @@ pub enum BuildError {
         /// What the system said.
         source: std::io::Error,
     },
+    /// The submission holds more than a submission may (a file of gigabytes, a dumped folder):
+    /// nothing of it is built.
+    #[error("the submission {} is refused: {reason}", path.display())]
+    OverCap {
+        /// The path given.
+        path: PathBuf,
+        /// Which cap, and the file that went over it.
+        reason: CapError,
+    },
     /// The grader is root without namespaces, so compilers and programs run as `nobody`, and nobody
     /// cannot reach a folder they need.
     #[error(
@@ -64,11 +74,92 @@ pub enum BuildError {
     },
 }
 
-/// Files of a submission read at most (a folder of submissions, or a home folder, given by mistake).
-pub const MAX_SUBMISSION_FILES: usize = 2000;
+/// Caps on what one submission may hold, as files in a folder or entries of an archive, so that a
+/// zip bomb, a dumped home folder or one file of gigabytes costs nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArchiveCaps {
+    /// Entries (files and folders) at most.
+    pub entries: usize,
+    /// Bytes of one (unpacked) file at most.
+    pub file_bytes: u64,
+    /// Bytes of all (unpacked) files together at most.
+    pub total_bytes: u64,
+}
 
-/// Bytes of a submission's files read at most.
-pub const MAX_SUBMISSION_BYTES: u64 = 64 << 20;
+impl Default for ArchiveCaps {
+    fn default() -> Self {
+        ArchiveCaps { entries: 2000, file_bytes: 8 << 20, total_bytes: 64 << 20 }
+    }
+}
+
+/// A number of bytes as a reader says it: `8 MiB`, else `1000 bytes`.
+pub(crate) fn show_bytes(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// Why a file of a submission was not taken.
+#[derive(Debug, thiserror::Error)]
+pub enum CapError {
+    /// One file is larger than [`ArchiveCaps::file_bytes`].
+    #[error("{name} is larger than {}, the cap on one file of a submission", show_bytes(*cap))]
+    File {
+        /// The file, as the submission names it.
+        name: String,
+        /// The cap.
+        cap: u64,
+    },
+    /// The files read so far, this one included, are larger than [`ArchiveCaps::total_bytes`].
+    #[error("with {name} the files are larger than {}, the cap on a submission's files together", show_bytes(*cap))]
+    Total {
+        /// The file that went over.
+        name: String,
+        /// The cap.
+        cap: u64,
+    },
+    /// More files than [`ArchiveCaps::entries`].
+    #[error("more than {cap} files, the cap on one submission: is it a submission?")]
+    Entries {
+        /// The cap.
+        cap: usize,
+    },
+    /// The file could not be read.
+    #[error("cannot read {name}: {error}")]
+    Io {
+        /// The file.
+        name: String,
+        /// What the system said.
+        error: std::io::Error,
+    },
+}
+
+impl ArchiveCaps {
+    /// Reads one file (`name` in messages) within the caps: at most [`file_bytes`](Self::file_bytes),
+    /// and at most what `used` (the bytes of the files read before it, which this adds to) leaves of
+    /// [`total_bytes`](Self::total_bytes). It never reads more than one byte past a cap, however large
+    /// the file (a sparse file of terabytes, a zip bomb, `/dev/zero`).
+    pub(crate) fn read(&self, name: &str, reader: impl Read, used: &mut u64) -> Result<Vec<u8>, CapError> {
+        let left = self.total_bytes.saturating_sub(*used);
+        let cap = self.file_bytes.min(left);
+        let mut content = Vec::new();
+        reader
+            .take(cap + 1)
+            .read_to_end(&mut content)
+            .map_err(|error| CapError::Io { name: name.to_owned(), error })?;
+        let size = content.len() as u64;
+        if size > self.file_bytes {
+            return Err(CapError::File { name: name.to_owned(), cap: self.file_bytes });
+        }
+        if size > left {
+            return Err(CapError::Total { name: name.to_owned(), cap: self.total_bytes });
+        }
+        *used += size;
+        Ok(content)
+    }
+}
 
 /// Folders below a submission searched for files of nested patterns.
 const MAX_SUBMISSION_DEPTH: usize = 16;
@@ -94,15 +185,33 @@ pub struct Submission {
 impl Submission {
     /// Reads a submission: a single file, or the files of a folder matching the patterns: only its
     /// top level for plain patterns (`*.c`), its whole tree for patterns with folders (`**/*.java`),
-    /// where names keep their folders (`src/game/Board.java`). Hidden folders (`.git`) are skipped,
-    /// and a tree of more than [`MAX_SUBMISSION_FILES`] files or [`MAX_SUBMISSION_BYTES`] is refused.
+    /// where names keep their folders (`src/game/Board.java`). Hidden folders (`.git`) are skipped.
+    /// The files are read within the default [`ArchiveCaps`] (see [`Submission::collect_within`]).
     pub fn collect(path: &Path, patterns: &[glob::Pattern]) -> Result<Self, BuildError> {
+        Self::collect_within(path, patterns, ArchiveCaps::default())
+    }
+
+    /// [`Submission::collect`] within these caps: more matching files than `caps.entries`, a file
+    /// over `caps.file_bytes` or files over `caps.total_bytes` together is a [`BuildError::OverCap`]
+    /// naming the file and the cap, and no file is read further than one byte past a cap.
+    pub fn collect_within(
+        path: &Path,
+        patterns: &[glob::Pattern],
+        caps: ArchiveCaps,
+    ) -> Result<Self, BuildError> {
         let err = |source| BuildError::Submission { path: path.to_owned(), source };
+        let refuse = |reason| match reason {
+            CapError::Io { error, .. } => err(error),
+            reason => BuildError::OverCap { path: path.to_owned(), reason },
+        };
         let meta = std::fs::metadata(path).map_err(err)?;
         let mut files = Vec::new();
+        let mut used = 0;
         if meta.is_file() {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            files.push(SourceFile { name, content: std::fs::read(path).map_err(err)? });
+            let file = std::fs::File::open(path).map_err(err)?;
+            let content = caps.read(&name, file, &mut used).map_err(refuse)?;
+            files.push(SourceFile { name, content });
             return Ok(Self { path: path.to_owned(), files });
         }
         let nested = patterns.iter().any(|p| p.as_str().contains('/'));
@@ -113,7 +222,6 @@ impl Submission {
             .sort_by_file_name()
             .into_iter()
             .filter_entry(|e| !e.file_name().to_string_lossy().starts_with('.'));
-        let mut total = 0u64;
         for entry in walker {
             let entry = entry.map_err(|e| err(e.into()))?;
             if !entry.file_type().is_file() {
@@ -124,14 +232,12 @@ impl Submission {
             if !patterns.iter().any(|p| p.matches_with(&name, options)) {
                 continue;
             }
-            total += entry.metadata().map_err(|e| err(e.into()))?.len();
-            if files.len() == MAX_SUBMISSION_FILES || total > MAX_SUBMISSION_BYTES {
-                return Err(err(std::io::Error::other(format!(
-                    "more than {MAX_SUBMISSION_FILES} files or {} MiB of them: is it a submission?",
-                    MAX_SUBMISSION_BYTES >> 20
-                ))));
+            if files.len() == caps.entries {
+                return Err(refuse(CapError::Entries { cap: caps.entries }));
             }
-            files.push(SourceFile { name, content: std::fs::read(entry.path()).map_err(err)? });
+            let file = std::fs::File::open(entry.path()).map_err(err)?;
+            let content = caps.read(&name, file, &mut used).map_err(refuse)?;
+            files.push(SourceFile { name, content });
         }
         files.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(Self { path: path.to_owned(), files })
@@ -534,10 +640,44 @@ mod tests {
     #[test]
     fn a_tree_of_thousands_of_files_is_refused() {
         let dir = tempfile::tempdir().unwrap();
-        for i in 0..=MAX_SUBMISSION_FILES {
+        for i in 0..=ArchiveCaps::default().entries {
             std::fs::write(dir.path().join(format!("f{i}.java")), "").unwrap();
         }
         let err = Submission::collect(dir.path(), &patterns(&["**/*.java"])).unwrap_err();
+        assert!(matches!(err, BuildError::OverCap { .. }), "{err:?}");
         assert!(crate::run::error_chain(&err).contains("more than 2000 files"), "{err:?}");
+    }
+
+    #[test]
+    fn a_submission_file_over_the_cap_is_a_build_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("main.c"), "int main(void) { return 0; }").unwrap();
+        // Sparse: 3 GiB long, no block on disk; only what is read of it costs.
+        let big = dir.path().join("board.c");
+        std::fs::File::create(&big).unwrap().set_len(3 << 30).unwrap();
+        for given in [dir.path(), big.as_path()] {
+            let err = Submission::collect(given, &patterns(&["*.c"])).unwrap_err();
+            let text = crate::run::error_chain(&err);
+            assert!(matches!(err, BuildError::OverCap { .. }), "{text}");
+            assert!(
+                text.contains("board.c is larger than 8 MiB, the cap on one file of a submission"),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn files_over_the_cap_together_are_a_build_error_naming_the_one_that_went_over() {
+        let dir = tree(&[]);
+        for name in ["a.c", "b.c", "c.c"] {
+            std::fs::write(dir.path().join(name), [b' '; 100]).unwrap();
+        }
+        let caps = ArchiveCaps { entries: 10, file_bytes: 100, total_bytes: 250 };
+        let err = Submission::collect_within(dir.path(), &patterns(&["*.c"]), caps).unwrap_err();
+        let text = crate::run::error_chain(&err);
+        assert!(text.contains("with c.c the files are larger than 250 bytes"), "{text}");
+        let caps = ArchiveCaps { total_bytes: 300, ..caps };
+        let submission = Submission::collect_within(dir.path(), &patterns(&["*.c"]), caps).unwrap();
+        assert_eq!(names(&submission), ["a.c", "b.c", "c.c"], "exactly at the caps is within them");
     }
 }

@@ -650,15 +650,18 @@ fn bundle_readme(assignment: &Assignment, hidden: usize, packages: &[&str]) -> S
            --format gradescope -o /autograder/results/results.json --cases /autograder/source/cases`.\n\
            If the grader cannot grade (no source file in the submission, a build it cannot start), its\n\
            results.json gives the reason and no points; if it is missing or dies, the script writes\n\
-           such a file itself. A submission uploaded as one folder is graded from inside it.\n\
+           such a file itself. A submission uploaded as one folder is graded from inside it. Builds go\n\
+           to a fresh folder in /autograder/cache (root's, mode 0711: programs without namespaces reach\n\
+           their own executable there, and cannot list the folder), removed at the end.\n\
          - `grader`: the grader that wrote this bundle. It must run on Gradescope's image: build it on a\n\
            system whose glibc is no newer than the image's (Ubuntu 22.04: 2.35), or pass\n\
            `--grader-binary` a build that does.\n\
          - `cases/{id}/` (and `cases/common/` where the recipes use it).\n\n\
          Nothing is downloaded at grading time. The paths are Gradescope's by default and can be moved\n\
          for a trial run: `AUTOGRADER_ROOT` (default /autograder), `AUTOGRADER_SOURCE`,\n\
-         `AUTOGRADER_SUBMISSION`, `AUTOGRADER_RESULTS`, `GRADER_BIN` (default /usr/local/bin/grader);\n\
-         for setup.sh `GRADER_BIN_DIR` and `GRADER_SKIP_APT=1`.\n\n\
+         `AUTOGRADER_SUBMISSION`, `AUTOGRADER_RESULTS`, `GRADER_BIN` (default /usr/local/bin/grader),\n\
+         `GRADER_CACHE_DIR` (a build cache kept between runs); for setup.sh `GRADER_BIN_DIR` and\n\
+         `GRADER_SKIP_APT=1`.\n\n\
          ## What keeps a submission from reading the hidden cases\n\n\
          Gradescope runs the autograder as root. The grader contains each program at the strongest level\n\
          the machine allows (`grader doctor` in the build log says which):\n\n\

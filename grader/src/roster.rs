@@ -11,7 +11,7 @@
 //! archive or the one sub-folder it holds. Archives are read in memory, never unpacked to disk, with
 //! caps on their size and number of entries; an entry whose path climbs out (`../`) or is absolute is
 //! refused. A problem with one student's files is that student's (an error in its [`Entry`]), never
-//! the class's.
+//! the class's: in a class archive too, such an entry is left out and its student's row is the error.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -20,24 +20,11 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::build::SourceFile;
+use crate::build::{show_bytes, CapError, SourceFile};
 
-/// Caps on what one archive may hold, so that a zip bomb or a dumped home folder costs nothing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ArchiveCaps {
-    /// Entries (files and folders) at most.
-    pub entries: usize,
-    /// Bytes of one unpacked file at most.
-    pub file_bytes: u64,
-    /// Bytes of all unpacked files together at most.
-    pub total_bytes: u64,
-}
-
-impl Default for ArchiveCaps {
-    fn default() -> Self {
-        ArchiveCaps { entries: 2000, file_bytes: 8 << 20, total_bytes: 64 << 20 }
-    }
-}
+/// The caps of a student's files are those of any submission (`grader grade` reads a folder within
+/// them too).
+pub use crate::build::ArchiveCaps;
 
 /// A student's files, or why they could not be read.
 type Files = Result<Vec<SourceFile>, String>;
@@ -94,10 +81,14 @@ pub fn discover(
         // Unpacked to a scratch folder that lives until every file has been read into memory.
         let scratch =
             tempfile::tempdir().map_err(|source| RosterError::Io { path: root.to_owned(), source })?;
-        let top = unpack_class(root, scratch.path())
+        let unpacked = unpack_class(root, scratch.path(), CLASS_ARCHIVE_CAPS)
             .map_err(|message| RosterError::Archive { path: root.to_owned(), message })?;
-        let mut entries = discover_folder(&top, patterns, caps)?;
+        let mut entries = discover_folder(&unpacked.top, patterns, caps)?;
         for entry in &mut entries {
+            // A Canvas student's origin lists each of their files.
+            if let Some(why) = entry.origin.split(", ").find_map(|name| unpacked.refused.get(name)) {
+                entry.files = Err(why.clone());
+            }
             entry.origin =
                 format!("{}:{}", root.file_name().unwrap_or_default().to_string_lossy(), entry.origin);
         }
@@ -186,7 +177,8 @@ fn discover_folder(
             let files = if is_archive(&path) {
                 read_archive(&path, caps).map(|tree| pick(&tree, patterns))
             } else if patterns.iter().any(|p| p.matches(&c["file"])) {
-                read_file(&path, caps).map(|content| vec![SourceFile { name: c["file"].to_owned(), content }])
+                read_file(&path, &name, caps, &mut 0)
+                    .map(|content| vec![SourceFile { name: c["file"].to_owned(), content }])
             } else {
                 Ok(Vec::new())
             };
@@ -201,8 +193,8 @@ fn discover_folder(
             entries.push(Entry { id, name: student, origin: name.clone(), files });
         } else if patterns.iter().any(|p| p.matches(&name)) {
             let (id, student) = student_of(stem(&name));
-            let files =
-                read_file(&path, caps).map(|content| vec![SourceFile { name: name.clone(), content }]);
+            let files = read_file(&path, &name, caps, &mut 0)
+                .map(|content| vec![SourceFile { name: name.clone(), content }]);
             entries.push(Entry { id, name: student, origin: name.clone(), files });
         }
     }
@@ -224,8 +216,7 @@ fn folder_files(
     caps: ArchiveCaps,
 ) -> Result<Vec<SourceFile>, String> {
     let mut tree = Tree::default();
-    let mut budget = caps;
-    gather(dir, Path::new(""), patterns, &mut tree, &mut budget, 0)?;
+    gather(dir, Path::new(""), patterns, &mut tree, &mut Budget { caps, entries: 0, bytes: 0 }, 0)?;
     let files = pick(&tree, patterns);
     if !files.is_empty() {
         return Ok(files);
@@ -245,6 +236,15 @@ struct Tree {
     archives: Vec<PathBuf>,
 }
 
+/// What a student's folder has used of the caps so far.
+struct Budget {
+    caps: ArchiveCaps,
+    /// Entries seen.
+    entries: usize,
+    /// Bytes read.
+    bytes: u64,
+}
+
 /// Reads the files of a folder that the assignment takes into a tree, noting its archives, within the
 /// caps (a submission folder is no more trusted than an archive: a student may hand in a dump).
 fn gather(
@@ -252,7 +252,7 @@ fn gather(
     rel: &Path,
     patterns: &[glob::Pattern],
     tree: &mut Tree,
-    budget: &mut ArchiveCaps,
+    budget: &mut Budget,
     depth: usize,
 ) -> Result<(), String> {
     if depth > 8 {
@@ -269,15 +269,17 @@ fn gather(
     }
     names.sort_by(|a, b| a.0.cmp(&b.0));
     for (name, path, kind) in names {
-        budget.entries = budget.entries.checked_sub(1).ok_or("more files than a submission may hold")?;
+        budget.entries += 1;
+        if budget.entries > budget.caps.entries {
+            return Err(CapError::Entries { cap: budget.caps.entries }.to_string());
+        }
         let rel = rel.join(&name);
         if kind.is_dir() {
             gather(&path, &rel, patterns, tree, budget, depth + 1)?;
         } else if kind.is_file() && is_archive(&path) {
             tree.archives.push(rel);
         } else if kind.is_file() && patterns.iter().any(|p| p.matches(&name)) {
-            let content = read_file(&path, *budget)?;
-            budget.total_bytes = budget.total_bytes.saturating_sub(content.len() as u64);
+            let content = read_file(&path, &rel.to_string_lossy(), budget.caps, &mut budget.bytes)?;
             tree.files.insert(rel, content);
         }
         // Symbolic links and devices are nobody's source file.
@@ -285,20 +287,10 @@ fn gather(
     Ok(())
 }
 
-fn read_file(path: &Path, caps: ArchiveCaps) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut content = Vec::new();
-    file.take(caps.file_bytes.min(caps.total_bytes) + 1)
-        .read_to_end(&mut content)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if content.len() as u64 > caps.file_bytes.min(caps.total_bytes) {
-        return Err(format!(
-            "{} is larger than {} bytes",
-            path.display(),
-            caps.file_bytes.min(caps.total_bytes)
-        ));
-    }
-    Ok(content)
+/// Reads the file at `path` (`name` in messages) within the caps, after `used` bytes of others.
+fn read_file(path: &Path, name: &str, caps: ArchiveCaps, used: &mut u64) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    caps.read(name, file, used).map_err(|e| e.to_string())
 }
 
 /// The files the assignment takes, at the shallowest depth where there are any: a submission zipped
@@ -343,15 +335,19 @@ fn safe_path(path: &Path) -> Option<PathBuf> {
     (!clean.as_os_str().is_empty()).then_some(clean)
 }
 
-/// Calls `visit` with every regular file of a `.zip` or `.tar.gz`, by its checked relative path: an
-/// entry whose path climbs out of the archive, or more than `entries` entries, is an error.
+/// An entry of an archive: its checked path relative to the archive, or (`Err`) its path as written
+/// when that climbs out of the archive or is absolute.
+type EntryPath = Result<PathBuf, PathBuf>;
+
+/// Calls `visit` with every regular file of a `.zip` or `.tar.gz`, by its checked relative path (or
+/// the path written, for an entry that climbs out: `visit` says what that means). More than
+/// `entries` entries is an error.
 fn each_file(
     path: &Path,
     entries: usize,
-    mut visit: impl FnMut(PathBuf, &mut dyn Read) -> Result<(), String>,
+    mut visit: impl FnMut(EntryPath, &mut dyn Read) -> Result<(), String>,
 ) -> Result<(), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let outside = |name: &dyn std::fmt::Display| format!("the archive holds a path outside itself: {name}");
     let too_many = || format!("the archive holds more than {entries} entries");
     if path.to_string_lossy().to_lowercase().ends_with(".zip") {
         let mut zip = zip::ZipArchive::new(file).map_err(|e| format!("not a readable zip: {e}"))?;
@@ -363,8 +359,8 @@ fn each_file(
             if entry.is_dir() || entry.is_symlink() {
                 continue;
             }
-            let name = entry.enclosed_name().ok_or_else(|| outside(&entry.name()))?;
-            let rel = safe_path(&name).ok_or_else(|| outside(&name.display()))?;
+            let rel = entry.enclosed_name().and_then(|name| safe_path(&name));
+            let rel = rel.ok_or_else(|| PathBuf::from(entry.name()));
             visit(rel, &mut entry)?;
         }
     } else {
@@ -379,32 +375,28 @@ fn each_file(
                 continue;
             }
             let name = entry.path().map_err(|e| e.to_string())?.into_owned();
-            let rel = safe_path(&name).ok_or_else(|| outside(&name.display()))?;
+            let rel = safe_path(&name).ok_or(name);
             visit(rel, &mut entry)?;
         }
     }
     Ok(())
 }
 
+/// Why an entry was not taken from an archive: its path climbs out of it.
+fn outside(written: &Path) -> String {
+    format!("the archive holds a path outside itself: {}", written.display())
+}
+
 /// Reads a `.zip` or `.tar.gz` into memory within the caps; a path escaping it is an error.
 fn read_archive(path: &Path, caps: ArchiveCaps) -> Result<Tree, String> {
     let mut tree = Tree::default();
-    let mut total = 0u64;
-    let too_large =
-        |rel: &Path| format!("{} is larger than {} bytes unpacked", rel.display(), caps.file_bytes);
+    let mut used = 0u64;
     each_file(path, caps.entries, |rel, reader| {
+        let rel = rel.map_err(|written| outside(&written))?;
         if rel.components().any(|c| is_noise(&c.as_os_str().to_string_lossy())) {
             return Ok(());
         }
-        let mut content = Vec::new();
-        reader.take(caps.file_bytes + 1).read_to_end(&mut content).map_err(|e| e.to_string())?;
-        if content.len() as u64 > caps.file_bytes {
-            return Err(too_large(&rel));
-        }
-        total += content.len() as u64;
-        if total > caps.total_bytes {
-            return Err(format!("the archive unpacks to more than {} bytes", caps.total_bytes));
-        }
+        let content = caps.read(&rel.to_string_lossy(), reader, &mut used).map_err(|e| e.to_string())?;
         if is_archive(&rel) {
             tree.archives.push(rel.clone());
         }
@@ -418,11 +410,33 @@ fn read_archive(path: &Path, caps: ArchiveCaps) -> Result<Tree, String> {
 const CLASS_ARCHIVE_CAPS: ArchiveCaps =
     ArchiveCaps { entries: 200_000, file_bytes: 64 << 20, total_bytes: 8 << 30 };
 
-/// Unpacks a class archive into `dest` within the caps, each entry at its checked path, and returns
+/// A class archive unpacked: the folder to read as the class root, and the students (by the name of
+/// their folder or file in it) who had an entry left out, with why.
+struct Unpacked {
+    top: PathBuf,
+    refused: BTreeMap<String, String>,
+}
+
+/// Unpacks a class archive into `dest` within `caps`, each entry at its checked path, and finds
 /// the folder to take as the class root: the archive's one top folder when it wraps everything.
-fn unpack_class(path: &Path, dest: &Path) -> Result<PathBuf, String> {
-    let caps = CLASS_ARCHIVE_CAPS;
+///
+/// An entry that climbs out of the archive (`bob/../../x.c`, `/etc/x`) or is larger than a class
+/// archive's file cap is left out, and belongs to a student as a written path says: the first folder
+/// or file it names below the root. That student's name is put in the root (an empty folder or file,
+/// if nothing else of theirs is there) so that the roster finds them as usual, and is returned with
+/// the reason, to make their row an error: one student's upload never refuses the whole class.
+fn unpack_class(path: &Path, dest: &Path, caps: ArchiveCaps) -> Result<Unpacked, String> {
+    let mut total = 0u64;
+    // Each entry left out: its path as written, and why.
+    let mut left_out: Vec<(PathBuf, String)> = Vec::new();
     each_file(path, caps.entries, |rel, reader| {
+        let rel = match rel {
+            Ok(rel) => rel,
+            Err(written) => {
+                left_out.push((written.clone(), outside(&written)));
+                return Ok(());
+            }
+        };
         let target = dest.join(&rel);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
@@ -432,19 +446,58 @@ fn unpack_class(path: &Path, dest: &Path) -> Result<PathBuf, String> {
         let copied =
             std::io::copy(&mut reader.take(caps.file_bytes + 1), &mut out).map_err(|e| e.to_string())?;
         if copied > caps.file_bytes {
-            return Err(format!("{} is larger than {} bytes unpacked", rel.display(), caps.file_bytes));
+            drop(out);
+            std::fs::remove_file(&target).map_err(|e| format!("cannot remove {}: {e}", target.display()))?;
+            let why = format!(
+                "the class archive's {} is larger than {} unpacked",
+                rel.display(),
+                show_bytes(caps.file_bytes)
+            );
+            left_out.push((rel, why));
+            return Ok(());
+        }
+        total += copied;
+        if total > caps.total_bytes {
+            return Err(format!("the archive unpacks to more than {}", show_bytes(caps.total_bytes)));
         }
         Ok(())
     })?;
     let tops = list(dest).map_err(|e| e.to_string())?;
-    Ok(match tops.as_slice() {
+    let top = match tops.as_slice() {
         [(_, only)]
             if only.is_dir() && list(only).is_ok_and(|inner| inner.iter().any(|(_, p)| p.is_dir())) =>
         {
             only.clone()
         }
         _ => dest.to_owned(),
-    })
+    };
+    let wrapper = top.strip_prefix(dest).ok().map(|w| w.as_os_str().to_owned()).filter(|w| !w.is_empty());
+    let mut refused = BTreeMap::new();
+    for (written, why) in left_out {
+        let mut names: Vec<&std::ffi::OsStr> = written
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(name) => Some(name),
+                _ => None,
+            })
+            .collect();
+        if names.len() > 1 && wrapper.as_deref() == Some(names[0]) {
+            names.remove(0);
+        }
+        // An entry that names nobody (a bare `..`) is only left out.
+        let Some(student) = names.first() else { continue };
+        let place = top.join(student);
+        if std::fs::symlink_metadata(&place).is_err() {
+            let made = if names.len() > 1 {
+                std::fs::create_dir(&place)
+            } else {
+                std::fs::File::create(&place).map(drop)
+            };
+            made.map_err(|e| format!("cannot write {}: {e}", place.display()))?;
+        }
+        refused.entry(student.to_string_lossy().into_owned()).or_insert(why);
+    }
+    Ok(Unpacked { top, refused })
 }
 
 #[cfg(test)]
@@ -479,6 +532,40 @@ mod tests {
         assert_eq!(safe_path(Path::new("../b.c")), None);
         assert_eq!(safe_path(Path::new("a/../../b.c")), None);
         assert_eq!(safe_path(Path::new("/etc/passwd")), None);
+    }
+
+    #[test]
+    fn a_file_over_the_cap_in_a_class_archive_is_its_students_error_and_is_not_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let class = dir.path().join("class.zip");
+        let mut writer = zip::ZipWriter::new(std::fs::File::create(&class).unwrap());
+        for (name, bytes) in
+            [("alice/main.c", &b"small"[..]), ("bob/main.c", &[b' '; 11][..]), ("bob/game.h", b"")]
+        {
+            writer.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
+            std::io::Write::write_all(&mut writer, bytes).unwrap();
+        }
+        writer.finish().unwrap();
+        let dest = dir.path().join("unpacked");
+        std::fs::create_dir(&dest).unwrap();
+        let caps = ArchiveCaps { entries: 10, file_bytes: 10, total_bytes: 100 };
+        let unpacked = unpack_class(&class, &dest, caps).unwrap();
+        assert_eq!(unpacked.top, dest);
+        assert_eq!(
+            unpacked.refused,
+            BTreeMap::from([(
+                "bob".to_owned(),
+                "the class archive's bob/main.c is larger than 10 bytes unpacked".to_owned()
+            )])
+        );
+        assert!(!dest.join("bob/main.c").exists() && dest.join("bob/game.h").exists());
+
+        // The whole class's cap is the class's.
+        let dest = dir.path().join("too-much");
+        std::fs::create_dir(&dest).unwrap();
+        let caps = ArchiveCaps { entries: 10, file_bytes: 10, total_bytes: 4 };
+        let err = unpack_class(&class, &dest, caps).map(|_| ()).unwrap_err();
+        assert_eq!(err, "the archive unpacks to more than 4 bytes");
     }
 
     #[test]

@@ -40,6 +40,23 @@ fn tar_gz(path: &Path, entries: &[(&str, &[u8])]) {
     builder.into_inner().unwrap().finish().unwrap();
 }
 
+/// A .tar.gz whose entry names are written as given, even absolute or climbing (which
+/// `tar::Builder` refuses to write).
+fn tar_gz_raw(path: &Path, entries: &[(&str, &[u8])]) {
+    let gz = flate2::write::GzEncoder::new(std::fs::File::create(path).unwrap(), flate2::Compression::fast());
+    let mut builder = tar::Builder::new(gz);
+    for (name, bytes) in entries {
+        let mut header = tar::Header::new_gnu();
+        header.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_entry_type(tar::EntryType::Regular);
+        header.set_cksum();
+        builder.append(&header, *bytes).unwrap();
+    }
+    builder.into_inner().unwrap().finish().unwrap();
+}
+
 fn fixture_main(name: &str) -> Vec<u8> {
     std::fs::read(common::repo().join("fixtures").join(ASSIGNMENT).join(name).join("main.c")).unwrap()
 }
@@ -369,10 +386,119 @@ fn a_class_handed_over_as_one_zip_is_unpacked_and_read_like_a_folder() {
         ]
     );
     assert!(entries.iter().all(|e| e.files.as_ref().is_ok_and(|f| f.len() == 1)));
+}
 
-    let escaping = dir.path().join("escaping.zip");
-    zip(&escaping, &[("../outside.c", b"")]);
-    let err = grader::roster::discover(&escaping, &patterns, ArchiveCaps::default()).unwrap_err().to_string();
-    assert!(err.contains("a path outside itself"), "{err}");
-    assert!(!dir.path().parent().unwrap().join("outside.c").exists());
+/// A file name no other test uses, for an entry that tries to climb out of the unpack folder.
+fn escapee(dir: &tempfile::TempDir) -> String {
+    format!("escaped-{}.c", dir.path().file_name().unwrap().to_string_lossy())
+}
+
+/// Where an entry `../NAME` or `bob/../../NAME` of a class archive would land: beside the scratch
+/// folder it is unpacked to (in the temp folder), beside the archive, or in the current folder.
+fn assert_nowhere(dir: &tempfile::TempDir, name: &str) {
+    for place in [std::env::temp_dir(), dir.path().to_owned(), dir.path().parent().unwrap().to_owned()] {
+        assert!(!place.join(name).exists(), "{} was written", place.join(name).display());
+    }
+    assert!(!Path::new(name).exists(), "{name} was written in the current folder");
+}
+
+#[test]
+fn an_entry_climbing_out_of_a_class_archive_is_its_students_error_and_the_others_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = escapee(&dir);
+    let patterns = vec![glob::Pattern::new("*.c").unwrap()];
+    let zipped = dir.path().join("class.zip");
+    let (under_bob, loose) = (format!("bob/../../{name}"), format!("../{name}"));
+    zip(
+        &zipped,
+        &[
+            ("alice/main.c", b"int main(void) { return 0; }"),
+            ("bob/main.c", b"int main(void) { return 1; }"),
+            (&under_bob, b"int main(void) { return 2; }"),
+            (&loose, b"int main(void) { return 3; }"),
+            ("carol/main.c", b"int main(void) { return 4; }"),
+        ],
+    );
+    let entries = grader::roster::discover(&zipped, &patterns, ArchiveCaps::default()).unwrap();
+    let found: Vec<(&str, Result<usize, &str>)> = entries
+        .iter()
+        .map(|e| (e.id.as_str(), e.files.as_ref().map(Vec::len).map_err(String::as_str)))
+        .collect();
+    let stem = name.strip_suffix(".c").unwrap();
+    let outside = |written: &str| format!("the archive holds a path outside itself: {written}");
+    assert_eq!(
+        found,
+        [
+            ("alice", Ok(1)),
+            // Bob's other file does not make up for it: his row is the error, as for his own zip.
+            ("bob", Err(outside(&under_bob).as_str())),
+            ("carol", Ok(1)),
+            // A loose file is the student its name gives, as at the top of the archive.
+            (stem, Err(outside(&loose).as_str())),
+        ]
+    );
+    assert_nowhere(&dir, &name);
+
+    // Wrapped in one top folder, as a .tar.gz, an absolute path: the student is still the first
+    // folder below the wrapper that the path names.
+    let tarred = dir.path().join("class.tar.gz");
+    let absolute = format!("/download/dave/{name}");
+    tar_gz_raw(
+        &tarred,
+        &[
+            ("download/alice/main.c", b"int main(void) { return 0; }"),
+            (&format!("download/dave/../../../{name}"), b""),
+            (&absolute, b""),
+            ("download/erin/main.c", b"int main(void) { return 0; }"),
+        ],
+    );
+    let entries = grader::roster::discover(&tarred, &patterns, ArchiveCaps::default()).unwrap();
+    let found: Vec<(&str, &str, bool)> =
+        entries.iter().map(|e| (e.id.as_str(), e.origin.as_str(), e.files.is_ok())).collect();
+    assert_eq!(
+        found,
+        [
+            ("alice", "class.tar.gz:alice", true),
+            ("dave", "class.tar.gz:dave", false),
+            ("erin", "class.tar.gz:erin", true)
+        ]
+    );
+    assert!(entries[1].files.as_ref().unwrap_err().contains("../../../"), "{:?}", entries[1].files);
+    assert_nowhere(&dir, &name);
+    assert!(!Path::new("/download").exists());
+}
+
+#[test]
+fn a_class_zip_with_an_entry_climbing_out_grades_everyone_else_and_makes_that_row_a_grader_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = escapee(&dir);
+    let class = dir.path().join("class.zip");
+    let climbing = format!("bob/../../{name}");
+    zip(
+        &class,
+        &[
+            ("alice/main.c", &fixture_main("correct")),
+            ("bob/main.c", &fixture_main("correct")),
+            (&climbing, b"int main(void) { return 0; }"),
+            ("carol/main.c", &fixture_main("bug-checkwin-zero")),
+        ],
+    );
+    let out = dir.path().join("out");
+    let mut options = options(&out, None, ManualGrades::default());
+    // A few cases are enough to tell graded from not.
+    options.grade.only = vec![glob::Pattern::new("checkWin/*").unwrap()];
+    let outcome = batch::run_batch(common::assignment(ASSIGNMENT), &class, &options).unwrap();
+    assert_eq!((outcome.roster, outcome.graded), (3, 3));
+    let csv = read(&out.join("gradebook.csv"));
+    let statuses: Vec<(&str, &str)> = csv
+        .lines()
+        .skip(1)
+        .map(|row| (row.split(',').next().unwrap(), row.rsplit(',').next().unwrap()))
+        .collect();
+    assert_eq!(statuses, [("alice", "graded"), ("bob", "grader-error"), ("carol", "graded")]);
+    let record: serde_json::Value =
+        serde_json::from_str(&read(&out.join("students/bob/record.json"))).unwrap();
+    let note = record["note"].as_str().unwrap();
+    assert!(note.contains(&format!("path outside itself: {climbing}")), "{note}");
+    assert_nowhere(&dir, &name);
 }

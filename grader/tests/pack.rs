@@ -299,9 +299,11 @@ impl Autograder {
         let root = tempfile::tempdir().unwrap();
         // As /autograder is: open to every user, as its parents are.
         fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
-        for dir in ["source", "submission", "results"] {
+        for dir in ["source", "submission", "results", "tmp"] {
             fs::create_dir(root.path().join(dir)).unwrap();
         }
+        // The scripts' temp folder (TMPDIR), as /tmp is, so that what they leave there shows.
+        fs::set_permissions(root.path().join("tmp"), fs::Permissions::from_mode(0o1777)).unwrap();
         zip::ZipArchive::new(fs::File::open(bundle()).unwrap())
             .unwrap()
             .extract(root.path().join("source"))
@@ -321,18 +323,30 @@ impl Autograder {
         self.root.path().join(rel)
     }
 
-    /// Runs `run_autograder` with the grader at `grader` and returns results.json, parsed.
+    /// Runs `run_autograder` with the grader at `grader`, builds cached for the whole test binary,
+    /// and returns results.json, parsed.
     fn run(&self, grader: &Path) -> serde_json::Value {
         static CACHE: OnceLock<tempfile::TempDir> = OnceLock::new();
-        let cache = CACHE.get_or_init(|| tempfile::tempdir().unwrap());
-        let run = Command::new(self.path("source/run_autograder"))
+        self.run_with_cache(grader, Some(CACHE.get_or_init(|| tempfile::tempdir().unwrap()).path()))
+    }
+
+    /// Runs `run_autograder` with the grader at `grader`, with `GRADER_CACHE_DIR` set to `cache` or
+    /// unset, and returns results.json, parsed. Whatever the run, it leaves nothing in its TMPDIR.
+    fn run_with_cache(&self, grader: &Path, cache: Option<&Path>) -> serde_json::Value {
+        let mut command = Command::new(self.path("source/run_autograder"));
+        command
             .current_dir(self.root.path())
             .env("AUTOGRADER_ROOT", self.root.path())
             .env("GRADER_BIN", grader)
-            .env("GRADER_CACHE_DIR", cache.path())
-            .output()
-            .unwrap();
+            .env("TMPDIR", self.path("tmp"))
+            .env_remove("GRADER_CACHE_DIR");
+        if let Some(cache) = cache {
+            command.env("GRADER_CACHE_DIR", cache);
+        }
+        let run = command.output().unwrap();
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let left: Vec<PathBuf> = fs::read_dir(self.path("tmp")).unwrap().map(|e| e.unwrap().path()).collect();
+        assert!(left.is_empty(), "run_autograder left {left:?} in its TMPDIR");
         let text =
             fs::read_to_string(self.path("results/results.json")).expect("results.json is always written");
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("results.json is JSON ({e}):\n{text}"))
@@ -350,7 +364,7 @@ impl Autograder {
 
 fn full_marks(results: &serde_json::Value) {
     let tests = results["tests"].as_array().unwrap();
-    assert!(tests.len() >= 50, "a test per case");
+    assert!(tests.len() >= 50, "a test per case: {results:#}");
     let max: f64 = tests.iter().map(|t| t["max_score"].as_f64().unwrap()).sum();
     // Each test's points are rounded to hundredths: 52 of them may miss 80 by a few.
     assert!(
@@ -415,6 +429,38 @@ fn run_autograder_writes_results_itself_when_the_grader_is_missing_or_killed() {
     fs::write(&cut, script).unwrap();
     fs::set_permissions(&cut, fs::Permissions::from_mode(0o755)).unwrap();
     no_points(&autograder.run(&cut), "status 3");
+}
+
+#[test]
+fn run_autograder_grades_at_rlimits_only_in_a_cache_of_its_own_that_programs_enter_but_cannot_list() {
+    let autograder = Autograder::new();
+    autograder.submit(&repo().join("fixtures/trouble/correct"), "");
+    // The installed grader kept from namespaces, as in a container that forbids them; it notes the
+    // mode and owner of the cache it is given, and of the folder that holds it.
+    let rlimits_only = autograder.path("bin/rlimits-only-grader");
+    let script = format!(
+        "#!/bin/sh\n\
+         [ \"$1\" = doctor ] || stat -c '%a %u' \"$GRADER_CACHE_DIR\" \"$(dirname \"$GRADER_CACHE_DIR\")\" >{modes}\n\
+         exec {grader} --containment rlimits-only \"$@\"\n",
+        modes = autograder.path("cache-modes").display(),
+        grader = autograder.path("bin/grader").display(),
+    );
+    fs::write(&rlimits_only, script).unwrap();
+    fs::set_permissions(&rlimits_only, fs::Permissions::from_mode(0o755)).unwrap();
+
+    full_marks(&autograder.run_with_cache(&rlimits_only, None));
+
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    let modes = fs::read_to_string(autograder.path("cache-modes")).unwrap();
+    assert_eq!(modes, format!("711 {me}\n711 {me}\n"), "the run's cache, then $AUTOGRADER_ROOT/cache");
+    let caches = autograder.path("cache");
+    assert_eq!(fs::metadata(&caches).unwrap().permissions().mode() & 0o7777, 0o711);
+    assert_eq!(fs::read_dir(&caches).unwrap().count(), 0, "the run's cache is removed at its end");
+    if me == 0 {
+        let listing = Command::new("/bin/ls").arg(&caches).uid(65534).output().unwrap();
+        assert!(!listing.status.success(), "nobody lists the caches: {listing:?}");
+    }
 }
 
 #[test]

@@ -59,6 +59,15 @@ whole_json() {
     [ "${squeezed:0:1}" = "{" ] && [ "${squeezed: -1}" = "}" ]
 }
 
+# What this run made for itself, removed however it ends (a `fail` included).
+log=""
+own_cache=""
+cleanup() {
+    [ -z "$log" ] || rm -f -- "$log"
+    [ -z "$own_cache" ] || rm -rf -- "$own_cache"
+}
+trap cleanup EXIT
+
 mkdir -p "$(dirname "$RESULTS")"
 rm -f "$RESULTS"
 [ -x "$GRADER" ] || fail "the grader is not installed at $GRADER (did setup.sh run when the image was built?)"
@@ -77,12 +86,26 @@ fi
 export NO_COLOR=1
 # For the instructor (Gradescope shows this script's output to staff only): how programs are contained.
 "$GRADER" doctor || true
-export GRADER_CACHE_DIR="${GRADER_CACHE_DIR:-$(mktemp -d)}"
+# The build cache, unless one is given: a fresh folder for this run in $AUTOGRADER_ROOT/cache, removed
+# at the end. Without namespaces (rlimits-only) compilers and programs run as users other than root,
+# who reach their build's executable by its path and so must be able to enter every folder above it
+# (mktemp -d alone made a 0700 folder in /tmp, which they could not enter). Both folders are root's
+# and 0711: entered, but not listed or written by them; the run's folder has a random name. (Once it
+# builds, the grader opens the run's folder for reading: its builds are sealed, root's and
+# read-only, and are only this submission's.)
+if [ -z "${GRADER_CACHE_DIR:-}" ]; then
+    caches="$AUTOGRADER_ROOT/cache"
+    { mkdir -p "$caches" && chmod 0711 "$caches"; } || fail "cannot make the build cache's folder $caches"
+    own_cache=$(mktemp -d "$caches/grading.XXXXXXXX") || fail "cannot make a build cache in $caches"
+    chmod 0711 "$own_cache"
+    export GRADER_CACHE_DIR="$own_cache"
+fi
 options=(--cases "$SOURCE/cases")
 if [ -n "$REQUIRE_CONTAINMENT" ]; then
     options+=(--require-containment "$REQUIRE_CONTAINMENT")
 fi
-log=$(mktemp)
+# The grader's messages, for the instructor and for a results.json of our own if it dies: 0600, root's.
+log=$(mktemp) || fail "cannot make a temporary file for the grader's messages"
 status=0
 "$GRADER" "${options[@]}" grade "$submission" --assignment "$ASSIGNMENT" --format gradescope \
     --output "$RESULTS" 2>"$log" || status=$?
