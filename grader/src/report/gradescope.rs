@@ -1,10 +1,15 @@
 //! The Gradescope renderer of a [`Report`]: the `results.json` an autograder leaves in
 //! `/autograder/results/`, one test per case. Hidden cases show only that they exist, their
 //! category and their points; visible ones their verdict and first difference, in Markdown.
+//!
+//! Every output is declared `md`, which Gradescope renders to HTML: text a student controls (notes,
+//! their program's lines) is escaped as Markdown that holds no HTML, and blocks (compiler messages,
+//! first differences) go in fences longer than any run of backticks inside them.
 
 use serde::Serialize;
 
-use super::{CaseReport, Report};
+use super::escape::markdown_inline;
+use super::{markdown_fence, CaseReport, Report};
 use crate::load::Visibility;
 
 /// Gradescope's `results.json`.
@@ -37,11 +42,11 @@ struct Test {
 fn case_output(case: &CaseReport, report: &Report) -> String {
     let mut out = String::new();
     if let Some(note) = &case.note {
-        out.push_str(note);
+        out.push_str(&markdown_inline(note));
         out.push_str("\n\n");
     }
     if let Some(block) = super::plain_first_difference(case, report) {
-        out.push_str(&super::markdown_fence(&block));
+        out.push_str(&markdown_fence(&block));
     }
     out
 }
@@ -84,17 +89,18 @@ pub fn render_gradescope(report: &Report) -> String {
     let mut output = String::new();
     for build in &report.builds {
         if build.status == super::BuildStatus::Error {
+            // A fixed ``` fence would end at the first ``` in the student's source, quoted by gcc.
             output.push_str(&format!(
-                "**The `{}` build failed:**\n\n```text\n{}\n```\n\n",
+                "**The `{}` build failed:**\n\n{}\n",
                 build.recipe,
-                build.log.trim_end()
+                markdown_fence(build.log.trim_end())
             ));
         }
     }
     if let Some(probe) = &report.probe {
-        output.push_str(&format!("**{}:**\n\n", probe.title));
+        output.push_str(&format!("**{}:**\n\n", markdown_inline(&probe.title)));
         for line in &probe.lines {
-            output.push_str(&format!("- {line}\n"));
+            output.push_str(&format!("- {}\n", markdown_inline(line)));
         }
         output.push('\n');
     }
@@ -128,7 +134,7 @@ pub fn render_gradescope_failure(message: &str) -> String {
     let results = Results {
         score: 0.0,
         execution_time: 0,
-        output: format!("The autograder could not grade this submission:\n\n```text\n{message}\n```\n"),
+        output: format!("The autograder could not grade this submission:\n\n{}", markdown_fence(message)),
         output_format: "md",
         visibility: "visible",
         stdout_visibility: "hidden",
@@ -140,6 +146,46 @@ pub fn render_gradescope_failure(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::test_support::{hostile_report, outside_fences};
+
+    #[test]
+    fn student_text_in_results_json_is_markdown_without_html_or_open_fences() {
+        let results: serde_json::Value = serde_json::from_str(&render_gradescope(&hostile_report())).unwrap();
+        assert_eq!(results["output_format"], "md");
+        let tests = results["tests"].as_array().unwrap();
+        let mut outputs = vec![results["output"].as_str().unwrap()];
+        outputs.extend(tests.iter().map(|t| t["output"].as_str().unwrap()));
+        for output in outputs {
+            for line in outside_fences(output) {
+                assert!(!line.contains("<img") && !line.contains("```"), "{line:?} in {output}");
+            }
+            assert!(!output.chars().any(|c| c.is_control() && c != '\n' && c != '\t'), "{output:?}");
+        }
+        let top = results["output"].as_str().unwrap();
+        // gcc quotes the student's ``` in its message: the fence is one backtick longer.
+        assert!(
+            top.contains(
+                "**The `driver` build failed:**\n\n````text\nmain.c:9:1: error: expected ';' \\e[2J"
+            ),
+            "{top}"
+        );
+        let probe = r"- \\e\[2J\\e\]0;pwned\\x07\\r&lt;img src=x onerror=alert(1)&gt; \`\`\` \| \\u{9b}31m";
+        assert!(top.contains(&format!("{probe}\n")), "{top}");
+        let failing = tests[0]["output"].as_str().unwrap();
+        assert!(
+            failing.starts_with(r"exited with status 3; \\e\[2J\\e\]0;pwned\\x07\\r&lt;img "),
+            "{failing}"
+        );
+    }
+
+    #[test]
+    fn a_failure_message_cannot_close_its_block() {
+        let message = "archive `x`\n```\n<script>alert(1)</script>\x1b[2J";
+        let results: serde_json::Value = serde_json::from_str(&render_gradescope_failure(message)).unwrap();
+        let output = results["output"].as_str().unwrap();
+        assert_eq!(outside_fences(output), ["The autograder could not grade this submission:", ""]);
+        assert!(output.ends_with("<script>alert(1)</script>\\e[2J\n````\n"), "{output}");
+    }
 
     #[test]
     fn bonus_tests_add_to_the_score_and_nothing_to_the_maximum() {

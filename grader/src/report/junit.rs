@@ -226,22 +226,13 @@ fn failed_build_logs<'r>(report: &'r Report, case: &CaseReport) -> Vec<&'r str> 
     logs
 }
 
-/// `text` with every character XML 1.0 forbids, and every other control character but tab and line
-/// feed, written visibly (`\x07`, `\r`, `\u{fffe}`). quick-junit would drop the forbidden ones
-/// silently (and ANSI escapes with them); a stray escape or carriage return is often exactly why an
+/// `text` with every character XML 1.0 forbids (C0 controls but tab, line feed and carriage return;
+/// U+FFFE, U+FFFF), and every other control character but line feed, written visibly (`\x07`, `\e`,
+/// `\r`, `\t`, `\u{fffe}`). quick-junit would drop the forbidden ones silently, and ANSI escapes,
+/// carriage returns and tabs with them; a stray escape or a tab for a space is often exactly why an
 /// output does not match, so it stays in sight.
 fn xml_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\t' | '\n' => out.push(c),
-            '\r' => out.push_str("\\r"),
-            '\0'..='\x1f' => out.push_str(&format!("\\x{:02x}", c as u32)),
-            '\x7f'..='\u{9f}' | '\u{fffe}' | '\u{ffff}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            _ => out.push(c),
-        }
-    }
-    out
+    super::escape::inert(text, &['\n'])
 }
 
 #[cfg(test)]
@@ -449,7 +440,7 @@ mod tests {
         let hostile = doc.descendants().find(|n| n.attribute("name") == Some("moves/hostile")).unwrap();
         let body = hostile.children().find(|n| n.has_tag_name("failure")).unwrap().text().unwrap();
         assert!(
-            body.contains(r"the program printed bell\x07 nul\x00 esc\x1b[31m ]]> </testcase> <script>"),
+            body.contains(r"the program printed bell\x07 nul\x00 esc\e[31m ]]> </testcase> <script>"),
             "{body}"
         );
         assert!(body.contains("\u{fffd} \\u{ffff} cr\\r"), "{body}");
@@ -486,10 +477,38 @@ mod tests {
     #[test]
     fn the_xml_text_of_forbidden_characters_is_visible() {
         assert_eq!(
-            xml_text("a\0b\x08c\x0bd\x0ce\x0ef\x1fg\th\ni\rj\u{7f}k\u{fffe}"),
-            r"a\x00b\x08c\x0bd\x0ce\x0ef\x1fg	h
-i\rj\u{7f}k\u{fffe}"
+            xml_text("a\0b\x08c\x0bd\x0ce\x0ef\x1fg\th\ni\rj\x7fk\u{fffe}"),
+            r"a\x00b\x08c\x0bd\x0ce\x0ef\x1fg\th
+i\rj\x7fk\u{fffe}"
         );
+    }
+
+    #[test]
+    fn every_control_character_anywhere_still_makes_parsable_xml() {
+        let all: String =
+            ('\0'..='\x1f').chain('\x7f'..='\u{9f}').chain(['\u{fffe}', '\u{ffff}', '\u{202e}']).collect();
+        let mut report = hostile_report();
+        report.title = format!("title {all}");
+        report.assignment = format!("demo {all}");
+        report.submission = format!("students/{all}");
+        report.grader_version = all.clone();
+        report.categories[0].title = all.clone();
+        for case in &mut report.cases {
+            case.id = format!("{}{all}", case.id);
+            case.title = all.clone();
+            case.category = format!("{}{all}", case.category);
+            case.stderr = Some(all.clone());
+        }
+        report.categories[0].id = report.cases[0].category.clone();
+        let xml = render_junit(&report);
+        let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+        assert_eq!(attribute(doc.root_element(), "tests"), "5");
+        let err = doc.descendants().find(|n| n.has_tag_name("system-err")).unwrap().text().unwrap();
+        assert!(
+            err.starts_with("\\x00\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08\\t\n\\x0b\\x0c\\r\\x0e"),
+            "{err}"
+        );
+        assert!(err.contains(r"\x1a\e\x1c") && err.ends_with(r"\u{9f}\u{fffe}\u{ffff}\u{202e}"), "{err}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use super::escape::{markdown_html as html, markdown_inline as inline};
 use super::junit::status_word;
 use super::{bounded, BuildStatus, CaseReport, CaseStatus, Report};
 use crate::load::Visibility;
@@ -275,9 +276,11 @@ fn verdict(case: &CaseReport) -> String {
 }
 
 /// A fenced code block of `content`, cut to [`MAX_BLOCK`] bytes, its fence longer than any run of
-/// backticks inside so that nothing in it can close it.
+/// backticks inside so that nothing in it can close it, and its control characters but tabs and line
+/// feeds written visibly (`\e`, `\r`): terminal escapes in a program's output would otherwise vanish
+/// or garble the page, and are often why it did not match.
 fn fenced(info: &str, content: &str) -> String {
-    let content = bounded(&visible_controls(content), MAX_BLOCK);
+    let content = bounded(&super::escape::inert(content, super::escape::BLOCK), MAX_BLOCK);
     let mut longest = 0;
     let mut run = 0;
     for c in content.chars() {
@@ -286,52 +289,6 @@ fn fenced(info: &str, content: &str) -> String {
     }
     let fence = "`".repeat((longest + 1).max(3));
     format!("{fence}{info}\n{}\n{fence}\n", content.trim_end_matches('\n'))
-}
-
-/// Text outside code blocks: one line, control characters visible, no HTML (`<`, `>`, `&` as
-/// entities) and no Markdown of its own (links, emphasis, table cells, code spans, math escaped).
-fn inline(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in visible_controls(text).chars() {
-        match c {
-            '\n' | '\t' => out.push(' '),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '|' | '~' | '$' | '#' | '!' => {
-                out.push('\\');
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
-/// Text inside an HTML element (a `<summary>`), where Markdown is not read.
-fn html(text: &str) -> String {
-    visible_controls(text)
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\n', " ")
-}
-
-/// Control characters but tab and line feed written visibly (`\x1b`, `\r`): terminal escapes in a
-/// program's output would otherwise vanish or garble the page, and are often why it did not match.
-fn visible_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\t' | '\n' => out.push(c),
-            '\r' => out.push_str("\\r"),
-            '\0'..='\x1f' => out.push_str(&format!("\\x{:02x}", c as u32)),
-            '\x7f'..='\u{9f}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 /// Renders GitHub workflow commands for a report: an `::error` per failed build, an `::error` for
@@ -401,9 +358,7 @@ fn escape_data(text: &str) -> String {
             '%' => out.push_str("%25"),
             '\r' => out.push_str("%0D"),
             '\n' => out.push_str("%0A"),
-            '\t' => out.push(c),
-            c if c.is_control() => out.push_str(&visible_controls(c.encode_utf8(&mut [0; 4]))),
-            _ => out.push(c),
+            c => super::escape::push(&mut out, c, super::escape::BLOCK_LINE),
         }
     }
     out
@@ -526,23 +481,7 @@ mod tests {
         }
     }
 
-    /// The lines outside fenced code blocks, checking on the way that every fence is closed by a
-    /// fence of the same length.
-    fn outside_code(markdown: &str) -> Vec<&str> {
-        let mut open: Option<&str> = None;
-        let mut outside = Vec::new();
-        for line in markdown.lines() {
-            let fence = &line[..line.len() - line.trim_start_matches('`').len()];
-            match open {
-                None if fence.len() >= 3 => open = Some(fence),
-                None => outside.push(line),
-                Some(f) if line == f => open = None,
-                Some(f) => assert!(fence.len() < f.len(), "{line:?} inside a block fenced by {f:?}"),
-            }
-        }
-        assert_eq!(open, None, "a fence is left open");
-        outside
-    }
+    use crate::report::test_support::outside_fences as outside_code;
 
     #[test]
     fn fences_are_balanced_and_longer_than_any_backtick_run_inside() {
@@ -640,8 +579,19 @@ mod tests {
     }
 
     #[test]
+    fn student_text_everywhere_in_a_summary_stays_text() {
+        let markdown = render_markdown(&crate::report::test_support::hostile_report());
+        for line in outside_code(&markdown) {
+            assert!(!line.contains("<img") && !line.contains("```"), "{line:?}");
+        }
+        assert!(!markdown.chars().any(|c| c.is_control() && c != '\n' && c != '\t'), "{markdown:?}");
+        assert!(markdown.contains(r"Submission: students/\\e\[2J\\e\]0;pwned\\x07\\r&lt;img src=x onerror=alert(1)&gt; \`\`\` \| \\u{9b}31m"), "{markdown}");
+        assert!(markdown.contains("````text\nmain.c:9:1: error: expected ';' \\e[2J"), "{markdown}");
+    }
+
+    #[test]
     fn annotation_messages_and_titles_are_escaped_as_github_reads_them() {
-        assert_eq!(escape_data("50% done\r\nnext: a,b\x1b[0m"), "50%25 done%0D%0Anext: a,b\\x1b[0m");
+        assert_eq!(escape_data("50% done\r\nnext: a,b\x1b[0m"), "50%25 done%0D%0Anext: a,b\\e[0m");
         assert_eq!(escape_property("50% done\r\nnext: a,b"), "50%25 done%0D%0Anext%3A a%2Cb");
         let mut report = hostile_report();
         report.cases[1].note = Some("100% wrong,\nreally".to_owned());

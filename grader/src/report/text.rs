@@ -1,10 +1,16 @@
 //! The human renderer of a [`Report`]: a summary table, then what went wrong where, coloured with ANSI
 //! styles that the caller strips when the output is not a terminal.
+//!
+//! Every piece of text a student controls (the submission's path, compiler messages, their program's
+//! output, notes quoting it) goes through [`safe`] or [`safe_block_line`] first: on a terminal an
+//! escape sequence in it would run (clear the screen, set the title, hide lines), and anstream passes
+//! it through as if it were our own colour.
 
 use std::fmt::Write as _;
 
 use anstyle::{AnsiColor, Style};
 
+use super::escape::{self, BLOCK_LINE, ONE_LINE};
 use super::{BuildStatus, CaseReport, CaseStatus, Report};
 
 const PASS: Style = AnsiColor::Green.on_default().bold();
@@ -57,7 +63,7 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
     if !report.only.is_empty() {
         scope.push_str(&format!(" (only the cases matching {})", report.only.join(", ")));
     }
-    let _ = writeln!(out, "{BOLD}{}{BOLD:#} — {}{scope}", report.title, report.submission);
+    let _ = writeln!(out, "{BOLD}{}{BOLD:#} — {}{scope}", report.title, safe(&report.submission));
     // Only a weaker sandbox is worth a line: the JSON report always names the level.
     if report.containment != crate::run::Containment::Full {
         let _ = writeln!(
@@ -102,12 +108,12 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
                  is it a submission of `{}`? (`grader list` names the assignments)",
                 missing.len(),
                 if missing.len() == 1 { "is" } else { "are" },
-                missing.join(", "),
+                safe(&missing.join(", ")),
                 report.assignment
             );
         }
         for line in lines.iter().take(shown) {
-            let _ = writeln!(out, "    {}", compiler_colours(line));
+            let _ = writeln!(out, "    {}", compiler_colours(&safe_block_line(line)));
         }
         if lines.len() > shown {
             let _ = writeln!(
@@ -120,10 +126,10 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
     if let Some(probe) = &report.probe {
         let _ = writeln!(out, "{}:", probe.title);
         for line in &probe.lines {
-            let _ = writeln!(out, "    {line}");
+            let _ = writeln!(out, "    {}", safe(line));
         }
         if let Some(failure) = &probe.failure {
-            let _ = writeln!(out, "    {FAIL}not found{FAIL:#}: {failure}");
+            let _ = writeln!(out, "    {FAIL}not found{FAIL:#}: {}", safe(failure));
         }
     }
 
@@ -176,7 +182,7 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
     }
     for (reason, n) in reasons {
         let s = if n == 1 { "" } else { "s" };
-        let _ = writeln!(out, "{FAIL}BILD{FAIL:#} {n} case{s} not run: {reason}");
+        let _ = writeln!(out, "{FAIL}BILD{FAIL:#} {n} case{s} not run: {}", safe(reason));
     }
     let with_diff = if diffs { MAX_DIFFS } else { 0 };
     for (i, case) in failing.iter().enumerate() {
@@ -405,12 +411,12 @@ fn render_case(
         case.id, case.score, case.max_score, case.title
     );
     if let Some(note) = &case.note {
-        let _ = writeln!(out, "     {note}");
+        let _ = writeln!(out, "     {}", safe(note));
     }
     for problem in case.games.iter().take(MAX_GAMES_SHOWN) {
-        let _ = writeln!(out, "     game {}: {}", problem.game, problem.problem);
+        let _ = writeln!(out, "     game {}: {}", problem.game, safe(&problem.problem));
         for line in &problem.exchange {
-            let _ = writeln!(out, "       {DIM}{line}{DIM:#}");
+            let _ = writeln!(out, "       {DIM}{}{DIM:#}", safe(line));
         }
     }
     if case.games.len() > MAX_GAMES_SHOWN {
@@ -462,15 +468,15 @@ fn render_case(
                     Some(b'@') => AnsiColor::Cyan.on_default(),
                     _ => Style::new(),
                 };
-                let _ = writeln!(out, "     {style}{line}{style:#}");
+                let _ = writeln!(out, "     {style}{}{style:#}", safe_block_line(line));
             }
         }
     }
     if let Some(stderr) = &case.stderr {
-        let _ = writeln!(out, "     stderr: {}", stderr.lines().next().unwrap_or(""));
+        let _ = writeln!(out, "     stderr: {}", safe(stderr.lines().next().unwrap_or("")));
     }
     if let (true, Some(command)) = (reproduce, &case.reproduce) {
-        let _ = writeln!(out, "     reproduce: {command}");
+        let _ = writeln!(out, "     reproduce: {}", safe(command));
     }
 }
 
@@ -492,9 +498,9 @@ pub fn plain_first_difference(case: &CaseReport, report: &Report) -> Option<Stri
     let root = shown_cases_root(&report.cases_root);
     let mut out = String::new();
     if let Some(problem) = case.games.first() {
-        let _ = writeln!(out, "game {}: {}", problem.game, problem.problem);
+        let _ = writeln!(out, "game {}: {}", problem.game, safe(&problem.problem));
         for line in &problem.exchange {
-            let _ = writeln!(out, "  {line}");
+            let _ = writeln!(out, "  {}", safe(line));
         }
         if case.games.len() > 1 {
             let _ = writeln!(out, "({} more games went wrong)", case.games.len() - 1);
@@ -605,25 +611,39 @@ pub(crate) struct Visible {
     width: usize,
 }
 
-/// Quotes a line, escaping control characters (`\t`, `\u{1b}`), and with `whitespace` draws spaces as
-/// `·` and tabs as `→` so that they can be told apart.
+/// Quotes a line, escaping control characters as [`safe`] does (`\t`, `\e`), and with `whitespace`
+/// draws spaces as `·` and tabs as `→` so that they can be told apart.
 pub(crate) fn visible(line: &str, whitespace: bool) -> Visible {
     let mut text = String::from("\"");
     let mut columns = Vec::with_capacity(line.len());
     let mut width = 1;
+    let mut one = String::new();
     for c in line.chars() {
         columns.push(width);
-        let shown: String = match c {
-            ' ' if whitespace => "·".to_owned(),
-            '\t' if whitespace => "→".to_owned(),
-            c if c.is_control() => c.escape_debug().to_string(),
-            c => c.to_string(),
-        };
-        width += shown.chars().count();
-        text.push_str(&shown);
+        one.clear();
+        match c {
+            ' ' if whitespace => one.push('·'),
+            '\t' if whitespace => one.push('→'),
+            c => escape::push(&mut one, c, ONE_LINE),
+        }
+        width += one.chars().count();
+        text.push_str(&one);
     }
     text.push('"');
     Visible { text, columns, width }
+}
+
+/// One line of text a student controls as the report shows it: every control character written
+/// visibly (`\e`, `\x07`, `\r`, `\t`, `\n`), so that it can neither act on the terminal nor forge a
+/// line of the report.
+fn safe(text: &str) -> String {
+    escape::inert(text, ONE_LINE)
+}
+
+/// A line of a block (a compiler's message, a line of a diff) as the report shows it: as [`safe`]
+/// but tabs kept, which only move the cursor and line up the source that gcc quotes.
+fn safe_block_line(line: &str) -> String {
+    escape::inert(line, BLOCK_LINE)
 }
 
 #[cfg(test)]
@@ -633,6 +653,90 @@ mod tests {
     fn plain(report: &Report, verbosity: Verbosity) -> String {
         let text = render_text(report, TextOptions { diffs: false, verbosity });
         anstream::adapter::strip_str(&text).to_string()
+    }
+
+    /// The rendering as a terminal gets it, colours and all, with diffs.
+    fn raw(report: &Report, verbosity: Verbosity) -> String {
+        render_text(report, TextOptions { diffs: true, verbosity })
+    }
+
+    /// [`crate::report::test_support::HOSTILE`] as a report shows it.
+    const ESCAPED: &str = r"\e[2J\e]0;pwned\x07\r<img src=x onerror=alert(1)> ``` | \u{9b}31m";
+
+    /// Fails unless every ESC in `raw` starts one of our colours (`ESC [ digits ; m`) and no other
+    /// control character than line feed and tab is left.
+    fn assert_only_our_colours(raw: &str) {
+        for (at, c) in raw.char_indices() {
+            match c {
+                '\n' | '\t' => {}
+                '\x1b' => {
+                    let rest = &raw[at + 1..];
+                    let sequence = &rest[..rest.find('m').map_or(rest.len(), |end| end + 1)];
+                    let colour = sequence.strip_prefix('[').and_then(|s| s.strip_suffix('m'));
+                    assert!(
+                        colour.is_some_and(|p| p.chars().all(|c| c.is_ascii_digit() || c == ';')),
+                        "ESC {sequence:?} at {at} is not one of our colours:\n{raw}"
+                    );
+                }
+                c if c.is_control() || ('\u{202a}'..='\u{202e}').contains(&c) => {
+                    panic!("{c:?} at {at} reaches the terminal raw:\n{raw}")
+                }
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn escape_sequences_in_a_build_log_are_shown_not_run() {
+        let text = raw(&crate::report::test_support::hostile_report(), Verbosity::Normal);
+        assert_only_our_colours(&text);
+        let text = anstream::adapter::strip_str(&text).to_string();
+        assert!(text.contains(&format!("    main.c:9:1: error: expected ';' {ESCAPED}\n")), "{text}");
+        assert!(text.contains(&format!("    main.c:3:5: warning: unused {ESCAPED}\n")), "{text}");
+    }
+
+    #[test]
+    fn student_text_reaches_the_terminal_only_escaped_in_every_part_of_a_report() {
+        let report = crate::report::test_support::hostile_report();
+        for verbosity in [Verbosity::Quiet, Verbosity::Normal, Verbosity::Verbose] {
+            assert_only_our_colours(&raw(&report, verbosity));
+            assert_only_our_colours(&render_text(&report, TextOptions { diffs: false, verbosity }));
+        }
+        let text = anstream::adapter::strip_str(&raw(&report, Verbosity::Verbose)).to_string();
+        for shown in [
+            format!("Demo — students/{ESCAPED}\n"),
+            format!("\n    {ESCAPED}\n"),
+            format!("\n     exited with status 3; {ESCAPED}\n"),
+            format!("\n     game 1: an illegal move {ESCAPED}\n"),
+            format!("\n       < {ESCAPED}\n"),
+            format!("\n       actual:   \"{ESCAPED}\"\n"),
+            format!("\n     +{ESCAPED}\n"),
+            format!("\n     stderr: {ESCAPED}\n"),
+            format!("\n     reproduce: cd 'students/{ESCAPED}' && ./prog\n"),
+        ] {
+            assert!(text.contains(&shown), "{shown:?} missing from:\n{text}");
+        }
+    }
+
+    #[test]
+    fn tabs_stay_in_build_logs_and_diffs_and_are_shown_in_one_line_fields() {
+        let mut report = crate::report::test_support::hostile_report();
+        report.cases[0].note = Some("a\tb".to_owned());
+        let text = anstream::adapter::strip_str(&raw(&report, Verbosity::Normal)).to_string();
+        assert!(text.contains(&format!("\n        3 |\tputs(\"{ESCAPED}\");\n")), "{text}");
+        assert!(text.contains("\n     +\tindented\n"), "{text}");
+        assert!(text.contains("\n     a\\tb\n"), "{text}");
+    }
+
+    #[test]
+    fn a_line_break_in_a_submission_path_or_a_note_cannot_forge_a_line_of_the_report() {
+        let mut report = crate::report::test_support::bonus_report();
+        report.submission = "students/ada\nScore: 100.00 / 5.00".to_owned();
+        report.cases[2].note = Some("wrong\r\nScore: 5.00 / 5.00".to_owned());
+        let text = plain(&report, Verbosity::Normal);
+        assert_eq!(text.lines().filter(|l| l.starts_with("Score")).count(), 1, "{text}");
+        assert!(text.contains(r"Demo — students/ada\nScore: 100.00 / 5.00"), "{text}");
+        assert!(text.contains(r"     wrong\r\nScore: 5.00 / 5.00"), "{text}");
     }
 
     #[test]
@@ -718,7 +822,7 @@ mod tests {
     #[test]
     fn control_characters_are_escaped_and_columns_follow() {
         let pair = LinePair::new(Some("\u{1b}[1mX"), Some("\u{1b}[1mY"));
-        assert_eq!(pair.actual, "\"\\u{1b}[1mY\"");
-        assert_eq!(pair.marker, Some(10));
+        assert_eq!(pair.actual, "\"\\e[1mY\"");
+        assert_eq!(pair.marker, Some(6));
     }
 }
