@@ -72,8 +72,8 @@ else
 fi
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/grader-bench.XXXXXX")
-# A root grader without namespaces (--containment rlimits-only) runs programs as nobody, who must be
-# able to reach the build cache in here: mktemp's folder is private.
+# A root grader without namespaces (--containment rlimits-only) runs programs as run users of their own,
+# who must be able to reach the build cache in here: mktemp's folder is private.
 chmod 755 "$WORK"
 cleanup() {
     # Wait for a grader still running (Ctrl-C) before removing what it writes to.
@@ -498,13 +498,13 @@ for round in $(seq "$REPS"); do
     eval "$(tr ' ' '\n' < "$WORK/logs/floor.out" | sed 's/^/FL_/')"
     FLOOR_CPU=$(calc "$FL_self_user + $FL_self_sys + $FL_children_user + $FL_children_sys" 3)
     FLOOR_CPUS+=("$FLOOR_CPU") RATIOS+=("$(calc "$J1_CPU / $FLOOR_CPU" 3)")
-    batch rlimits "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --containment rlimits-only
+    batch rlimits "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --containment rlimits-only --accept-readable-cases
     # The same grades, or the runs did not happen (a program that cannot start is a grader-error case).
     cmp -s "$WORK/out-rlimits/gradebook.csv" "$WORK/out-jobs1/gradebook.csv" \
         || fail "--containment rlimits-only graded the clean class differently from --jobs 1: see $WORK/out-rlimits (run with --keep)"
     RL1_WALL=$T_WALL
     RL1_CPUS+=("$T_CPU") RL_RATIOS+=("$(calc "$T_CPU / $FLOOR_CPU" 3)")
-    batch rlimits2 "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only
+    batch rlimits2 "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only --accept-readable-cases
     RL_SPEEDUPS+=("$(calc "$RL1_WALL / $T_WALL" 3)") RL2_BUSY+=("$(calc "$T_CPU / $T_WALL" 3)")
 done
 # median VALUES...: the middle value (the lower middle of an even count); spread VALUES...: "min-max".
@@ -514,8 +514,8 @@ of() { local unit=$1; shift; echo "$(median "$@")$unit (median of ${#@}: $(sprea
 cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-jobs2" --jobs 2 --force)"; C2=$C
 cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-jobs1" --jobs 1 --force)"; C1=$C
 cmd "gcc -std=c17 -O2 -o floor bench/floor.c && ./floor $WORK/manifest.tsv   # the $M_CASES runs of c$C1, executables from $CACHE/<assignment>-<recipe>-<key>/prog"; CF=$C
-cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --containment rlimits-only)"; CRL=$C
-cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only)"; CRL2=$C
+cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --containment rlimits-only --accept-readable-cases)"; CRL=$C
+cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only --accept-readable-cases)"; CRL2=$C
 J1_BUSY=() J2_BUSY=()
 for i in "${!J1_WALLS[@]}"; do
     J1_BUSY+=("$(calc "${J1_CPUS[$i]} / ${J1_WALLS[$i]}" 2)") J2_BUSY+=("$(calc "${J2_CPUS[$i]} / ${J2_WALLS[$i]}" 2)")

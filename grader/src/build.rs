@@ -469,9 +469,10 @@ pub fn build(
         }
         std::fs::write(&path, &file.content).map_err(cache_err(&path))?;
     }
-    // A root grader's compilers run as nobody at every level: the build folder is theirs to write,
-    // and the cache's own folder must let them reach it.
-    run::prepare_for_program(&cache.dir, false).map_err(cache_err(&cache.dir))?;
+    // A root grader's compilers run unprivileged at every level (nobody, or a run user of their own
+    // without namespaces): the build folder is theirs to write, and the cache's own folder lets them
+    // reach it by its path, never list it (the other submissions' builds are named there).
+    run::open_for_passage(&cache.dir).map_err(cache_err(&cache.dir))?;
     run::prepare_for_program(work.path(), true).map_err(cache_err(work.path()))?;
     let started = Instant::now();
     let (ok, log) = compile(recipe, &placeholders(work.path()), containment)?;
@@ -479,6 +480,14 @@ pub fn build(
     let json = serde_json::to_string(&entry).expect("a cache entry always serialises");
     std::fs::write(work.path().join("outcome.json"), json).map_err(cache_err(work.path()))?;
     run::seal_for_programs(work.path()).map_err(cache_err(work.path()))?;
+    // The submission's own files are the compilers' input, not the program's: readable by the
+    // grader alone from now on (a program of another student could otherwise read them by path),
+    // unless the recipe runs one of them.
+    let run_names =
+        |file: &SourceFile| recipe.run.iter().any(|arg| arg.ends_with(&format!("/{}", file.name)));
+    for file in submission.files.iter().filter(|file| !run_names(file)) {
+        run::keep_from_programs(&work.path().join(&file.name)).map_err(cache_err(work.path()))?;
+    }
     // Another grader may have built the same key meanwhile: either copy is good, keep the first.
     let work_path = work.keep();
     if std::fs::rename(&work_path, &final_dir).is_err() {

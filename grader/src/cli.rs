@@ -390,6 +390,11 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     accept_readable_cases: cli.accept_readable_cases,
                 },
             };
+            // Refused before any student is graded, not once per student.
+            if !options.grade.accept_readable_cases {
+                let cases: Vec<&load::Case> = assignment.cases.iter().filter(|c| !c.withheld).collect();
+                crate::grade::check_cases_unreadable(&cases, options.grade.containment)?;
+            }
             let outcome = crate::batch::run_batch(&assignment, &root, &options).map_err(batch_error)?;
             let statuses: Vec<String> = outcome.statuses.iter().map(|(s, n)| format!("{n} {s}")).collect();
             let share = partition.map(|p| format!(" (share {p} of {})", outcome.roster)).unwrap_or_default();
@@ -626,7 +631,7 @@ fn doctor() -> anyhow::Result<u8> {
     writeln!(
         out,
         "user: {}",
-        if root { "root (programs run as nobody inside the sandbox)" } else { "unprivileged" }
+        if root { "root (programs run as nobody inside a sandbox)" } else { "unprivileged" }
     )?;
     match run::namespace_problem() {
         None => {
@@ -660,11 +665,28 @@ fn doctor() -> anyhow::Result<u8> {
             "process ceiling: {ceiling} (this user's hard RLIMIT_NPROC; a run's process limit cannot exceed it)"
         )?;
     }
+    let users = run::RUN_UIDS;
+    if root {
+        writeln!(
+            out,
+            "run users: without namespaces (rlimits-only), each run is a user of its own, uid {}-{} \
+             (those free of accounts and of other graders' leases), and nothing of it outlives the run",
+            users.start,
+            users.end - 1
+        )?;
+    } else {
+        writeln!(
+            out,
+            "run users: no (not root): without namespaces (rlimits-only), programs run as this user, can \
+             read what it can read and signal its processes, the grader's included"
+        )?;
+    }
     if level == Containment::RlimitsOnly {
         writeln!(
             out,
-            "warning: programs run as this user and can read what it can read (the hidden cases too); \
-             grade hidden cases only with `--require-containment namespaces-without-cgroups` or better"
+            "warning: without namespaces programs see the host's files that others may read, and its \
+             network; grading refuses when they could read a hidden case (--accept-readable-cases for \
+             a self-check); prefer `--require-containment namespaces-without-cgroups` for hidden cases"
         )?;
     }
     Ok(EXIT_OK)

@@ -36,8 +36,8 @@ pub(crate) use limits::Rlimits;
 pub use limits::{hard_process_limit, Limit, Limits};
 pub use pipes::Capture;
 pub use sandbox::{
-    namespace_problem, nobody_can_enter, prepare_for_program, seal_for_programs, Containment, Mount,
-    INSIDE_WORKDIR,
+    keep_from_programs, namespace_problem, nobody_can_enter, open_for_passage, prepare_for_program,
+    seal_for_programs, Containment, Mount, INSIDE_WORKDIR,
 };
 pub use slots::{set_slot_count, Slot};
 pub use spawn::{spawn, spawn_admitted, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
@@ -816,6 +816,19 @@ mod tests {
             let processes: usize = lines[4 + root.len()].parse().unwrap();
             assert!(processes <= 4, "{processes} processes visible");
             assert!(out.contains("etc-read-only"), "{out}");
+        }
+    }
+
+    #[test]
+    fn a_sandboxed_program_cannot_read_the_graders_command_line() {
+        for level in levels().into_iter().filter(|&level| level != Containment::RlimitsOnly) {
+            let outcome = run_sh_in(
+                level,
+                "wc -c < /proc/1/cmdline; ls /proc/1/ > /dev/null && echo listed",
+                b"",
+                &limits(),
+            );
+            assert_eq!(text(&outcome.stdout), "0\nlisted\n", "{level}: {}", text(&outcome.stderr));
         }
     }
 

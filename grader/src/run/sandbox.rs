@@ -166,6 +166,29 @@ pub fn prepare_for_program(path: &Path, writable: bool) -> io::Result<()> {
     }
 }
 
+/// Lets the unprivileged users of programs pass through a folder of the grader's by path, without
+/// listing it: when the grader is root, its mode becomes 0711. Otherwise nothing changes.
+pub fn open_for_passage(dir: &Path) -> io::Result<()> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Ok(());
+    }
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o711))
+}
+
+/// Makes a file of a sealed build folder readable by root alone (a submission's source, which no
+/// program needs). Nothing changes when the grader is not root.
+pub fn keep_from_programs(path: &Path) -> io::Result<()> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Ok(());
+    }
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() => std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)),
+        _ => Ok(()),
+    }
+}
+
 /// Makes a finished build folder readable, and no longer writable, by the user that runs programs:
 /// when the grader is root, every entry goes back to root and gains read (and search) permission for
 /// all. Otherwise nothing changes. A program could otherwise rewrite the cached executable that the
@@ -277,6 +300,7 @@ const STEPS: &[&str] = &[
     "execute the program",
     "change an owner",
     "restore the signal mask",
+    "hide the grader's command line",
 ];
 const S_SYNC: u32 = 0;
 const S_CGROUP: u32 = 1;
@@ -298,6 +322,7 @@ const S_CHDIR: u32 = 16;
 const S_EXEC: u32 = 17;
 const S_CHOWN: u32 = 18;
 const S_SIGMASK: u32 = 19;
+const S_HIDE: u32 = 20;
 
 fn c_path(path: &Path) -> io::Result<CString> {
     c_bytes(path.as_os_str())
@@ -525,9 +550,9 @@ pub(super) fn spawn(plan: Plan, limits: &Limits, want_cgroup: bool) -> io::Resul
         (true, Some(hierarchy)) => {
             let cg_limits = CgroupLimits {
                 // Below this process's hard `RLIMIT_NPROC` (which the program inherits and only a
-                // process with CAP_SYS_RESOURCE could raise), so that `pids.max` refuses forks first
-                // and its events tell the process limit (the program alone joins: PID 1 stays outside).
-                processes: limits.processes.min(super::limits::hard_process_limit()),
+                // process with CAP_SYS_RESOURCE could raise; the kernel checks it first, at the same
+                // count), so that `pids.max` refuses forks first and its events tell the process limit.
+                processes: limits.processes.min(super::limits::hard_process_limit().saturating_sub(1)),
                 memory_bytes: limits.memory_bytes.saturating_add(limits.disk_bytes),
             };
             Some(RunCgroup::take(hierarchy, &cg_limits)?)
@@ -890,6 +915,18 @@ unsafe fn init(launch: &Launch) -> ! {
         check(libc::chdir(c"/".as_ptr()), S_PIVOT);
         let host = c"sandbox";
         check(libc::sethostname(host.as_ptr(), host.to_bytes().len()), S_HOSTNAME);
+        // PID 1 shares the grader's memory, so its command line would be the grader's (the cases'
+        // folder among its arguments): the program reads an empty one.
+        check(
+            libc::mount(
+                c"/dev/null".as_ptr(),
+                c"/proc/1/cmdline".as_ptr(),
+                std::ptr::null(),
+                libc::MS_BIND,
+                std::ptr::null(),
+            ),
+            S_HIDE,
+        );
 
         // Ready: the grader starts the program when it has a CPU slot for it (or has died: then the
         // read returns 0, and PID 1's end takes the sandbox with it).

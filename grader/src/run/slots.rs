@@ -19,6 +19,9 @@ const IDLE_WINDOW: Duration = Duration::from_millis(500);
 /// Below this share of one core over the window, a run is idle.
 const IDLE_SHARE: f64 = 0.05;
 
+/// Processes of a run whose times are read to tell whether it is idle.
+const MOST_PROCESSES_READ: usize = 256;
+
 struct Slots {
     count: Mutex<Count>,
     freed: Condvar,
@@ -165,19 +168,31 @@ impl IdleWatch {
         false
     }
 
-    /// CPU time of the program (in a sandbox, PID 1's children) and the children they reaped.
+    /// CPU time of every process of the run: the program and its descendants (in a sandbox, every
+    /// descendant of PID 1, orphans included), and the children they reaped. A parent that sleeps
+    /// while its children spin is busy.
     fn cpu_time(&self) -> Option<Duration> {
-        let pids: Vec<libc::pid_t> = if self.sandboxed {
-            let children = fs::read_to_string(format!("/proc/{0}/task/{0}/children", self.pid)).ok()?;
-            children.split_whitespace().filter_map(|p| p.parse().ok()).collect()
-        } else {
-            vec![self.pid]
-        };
+        let mut pids: Vec<libc::pid_t> = if self.sandboxed { Vec::new() } else { vec![self.pid] };
+        let mut parents = vec![self.pid];
+        // Bounded: a fork bomb's tree is busy long before it is all read.
+        while let Some(parent) = parents.pop() {
+            if pids.len() >= MOST_PROCESSES_READ {
+                break;
+            }
+            let Ok(children) = fs::read_to_string(format!("/proc/{parent}/task/{parent}/children")) else {
+                continue;
+            };
+            for child in children.split_whitespace().filter_map(|p| p.parse().ok()) {
+                pids.push(child);
+                parents.push(child);
+            }
+        }
         // SAFETY: sysconf has no preconditions.
         let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
         let mut total = 0.0;
         for pid in pids {
-            let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // A process that ended meanwhile was reaped into its parent's children's times.
+            let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
             let (_, fields) = stat.rsplit_once(')')?;
             // Fields after the command: state is 3rd overall, utime the 14th ... cstime the 17th.
             let numbers: Vec<f64> =
@@ -185,5 +200,43 @@ impl IdleWatch {
             total += numbers.iter().sum::<f64>();
         }
         Some(Duration::from_secs_f64(total / ticks))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::{Child, Command};
+
+    /// A shell in a process group of its own, so that its children can be killed with it.
+    fn shell(script: &str) -> Child {
+        use std::os::unix::process::CommandExt;
+        Command::new("/bin/sh").args(["-c", script]).process_group(0).spawn().expect("sh starts")
+    }
+
+    fn idle_after_a_window(child: &Child) -> bool {
+        let mut watch = IdleWatch::new(child.id() as libc::pid_t, false);
+        std::thread::sleep(IDLE_WINDOW + Duration::from_millis(300));
+        watch.is_idle()
+    }
+
+    #[test]
+    fn a_parent_that_waits_while_its_child_spins_is_busy() {
+        let mut spinning = shell("while :; do :; done & wait");
+        let idle = idle_after_a_window(&spinning);
+        // SAFETY: kill takes integers; the shell's process group holds its child too.
+        unsafe { libc::kill(-(spinning.id() as libc::pid_t), libc::SIGKILL) };
+        let _ = spinning.kill();
+        let _ = spinning.wait();
+        assert!(!idle, "a spinning child was not counted");
+    }
+
+    #[test]
+    fn a_run_whose_processes_all_sleep_is_idle() {
+        let mut sleeping = shell("sleep 30 & wait");
+        let idle = idle_after_a_window(&sleeping);
+        let _ = sleeping.kill();
+        let _ = sleeping.wait();
+        assert!(idle);
     }
 }

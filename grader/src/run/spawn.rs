@@ -76,14 +76,16 @@ pub struct Running {
 struct Leased {
     workdir: Workdir,
     user: Option<(RunUser, Snapshot)>,
+    /// Every process of the run user has been killed (see `Running::kill`).
+    killed: std::cell::Cell<bool>,
 }
 
 impl Leased {
     /// Leaves nothing of the run: the user's processes and traces, then its folder. A user that
     /// could not be scrubbed serves no other run.
     fn release(self) {
-        let Leased { workdir, user } = self;
-        let scrubbed = user.map(|(user, before)| user.scrub(&before).map(|()| user));
+        let Leased { workdir, user, killed } = self;
+        let scrubbed = user.map(|(user, before)| user.scrub(&before, killed.get()).map(|()| user));
         drop(workdir);
         if let Some(Ok(user)) = scrubbed {
             user.put_back();
@@ -170,11 +172,10 @@ pub fn spawn_admitted(request: &SpawnRequest, admit: &mut dyn FnMut()) -> Result
             None
         };
         let uid = user.as_ref().map(|(user, _)| user.uid());
-        let leased = Leased { workdir: Workdir::create(uid).map_err(RunError::TempDir)?, user };
-        let writable = request.mounts.iter().filter(|mount| mount.writable);
-        if let Some(Err(error)) =
-            uid.map(|uid| writable.map(|mount| give_to(&mount.path, uid)).collect::<io::Result<()>>())
-        {
+        let workdir = Workdir::create(uid).map_err(RunError::TempDir)?;
+        let leased = Leased { workdir, user, killed: std::cell::Cell::new(false) };
+        let mut writable = request.mounts.iter().filter(|mount| mount.writable);
+        if let Some(Err(error)) = uid.map(|uid| writable.try_for_each(|mount| give_to(&mount.path, uid))) {
             leased.release();
             return Err(spawn_error(error));
         }
@@ -315,6 +316,14 @@ impl Running {
                 Backend::Sandbox { .. } => libc::kill(self.pid, libc::SIGKILL),
                 Backend::Group => libc::kill(-self.pid, libc::SIGKILL),
             };
+        }
+        // A run user's processes outside the group (`setsid`) die now too: they would hold the
+        // output pipes open until the reader's grace ran out.
+        // Once is enough: no process of the user can start after it.
+        if let Some(Leased { user: Some((user, _)), killed, .. }) = &self.leased {
+            if !killed.get() {
+                killed.set(user.kill_processes().is_ok());
+            }
         }
     }
 

@@ -84,7 +84,7 @@ impl RunUser {
             }
             let user = RunUser { uid, _lock: lock };
             drop(leases);
-            user.scrub(&Snapshot::everything())?;
+            user.scrub(&Snapshot::everything(), false)?;
             return Ok(user);
         }
         Err(io::Error::other(format!(
@@ -99,22 +99,36 @@ impl RunUser {
         self.uid
     }
 
+    /// Kills every process of the user. No process of the user can start once it returns: only
+    /// the user's own processes could have started one.
+    ///
+    /// # Errors
+    ///
+    /// When some process survives.
+    pub fn kill_processes(&self) -> io::Result<()> {
+        // A process of the user that itself keeps signalling all of the user's processes may kill a
+        // killer before its sweep: then another try, and at last a sweep of /proc as root.
+        if !(0..5).any(|_| kill_all(self.uid).is_ok()) {
+            kill_listed(self.uid)?;
+        }
+        Ok(())
+    }
+
     /// Gives the user back for a later run of this process, once [`RunUser::scrub`] succeeded.
     pub fn put_back(self) {
         LEASES.lock().unwrap_or_else(PoisonError::into_inner).idle.push(self);
     }
 
-    /// Kills every process of the user, then removes its files from the world-writable places
-    /// that changed since `before`, and its System V IPC objects.
+    /// Kills every process of the user (unless `processes_killed`: see
+    /// [`RunUser::kill_processes`]), then removes its files from the world-writable places that
+    /// changed since `before`, and its System V IPC objects.
     ///
     /// # Errors
     ///
     /// When the processes could not be killed (then the user must not serve another run).
-    pub fn scrub(&self, before: &Snapshot) -> io::Result<()> {
-        // A process of the user that itself keeps signalling all of the user's processes may kill a
-        // killer before its sweep: then another try, and at last a sweep of /proc as root.
-        if !(0..5).any(|_| kill_all(self.uid).is_ok()) {
-            kill_listed(self.uid)?;
+    pub fn scrub(&self, before: &Snapshot, processes_killed: bool) -> io::Result<()> {
+        if !processes_killed {
+            self.kill_processes()?;
         }
         as_user(self.uid, || {
             for dir in before.changed() {
