@@ -260,9 +260,10 @@ impl Progress {
             Progress::Lines { total, done } => {
                 let done = done.fetch_add(1, Ordering::SeqCst) + 1;
                 let how = if reused { "up to date".to_owned() } else { format!("{seconds:.1} s") };
+                // The id comes from a file name of the class: shown, never run by the terminal.
                 eprintln!(
                     "[{done}/{total}] {}: {:.2} / {:.2} {} ({how})",
-                    record.id,
+                    crate::report::escape::inert(&record.id, &[]),
                     record.total(),
                     record.max(),
                     record.status.word()

@@ -195,7 +195,11 @@ fn kill_all(uid: u32) -> io::Result<()> {
     }
     let mut status = 0;
     // SAFETY: waiting for our own child.
-    unsafe { libc::waitpid(pid, &mut status, libc::__WALL) };
+    while unsafe { libc::waitpid(pid, &mut status, libc::__WALL) } < 0 {
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return Err(io::Error::last_os_error());
+        }
+    }
     if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 {
         Ok(())
     } else {
