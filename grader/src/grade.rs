@@ -307,12 +307,9 @@ pub fn check_cases_unreadable(cases: &[&Case], containment: Containment) -> Resu
                 });
             }
             let Ok(path) = path.canonicalize() else { continue };
-            let closed = path
-                .ancestors()
-                .skip(1)
-                .find(|dir| std::fs::metadata(dir).is_ok_and(|meta| meta.mode() & 0o001 == 0));
+            let reachable = path.parent().is_some_and(run::nobody_can_enter);
             let mode = std::fs::metadata(&path).map(|meta| meta.mode()).unwrap_or(0);
-            if closed.is_none() && mode & 0o004 != 0 {
+            if reachable && mode & 0o004 != 0 {
                 return Err(GradeError::ReadableCases {
                     why: format!(
                         "mode {:04o}, and every folder above it may be entered by others",

@@ -440,3 +440,63 @@ fn a_relative_cache_folder_is_taken_from_the_current_folder() {
     assert_eq!(report["score"], report["max_score"], "{}", text(&out.stdout));
     assert!(work.path().join("cache").is_dir());
 }
+
+/// A folder open to others (a temporary folder is private): run users must reach what is in it.
+fn open_tempdir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir_in("/tmp").unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    dir
+}
+
+#[test]
+fn hidden_cases_the_programs_could_read_refuse_grading_without_namespaces_until_their_modes_are_fixed() {
+    use std::os::unix::fs::PermissionsExt;
+    let copy = open_tempdir();
+    let cases = copy.path().join("cases");
+    std::fs::create_dir(&cases).unwrap();
+    for folder in ["trouble", "common"] {
+        let status = Command::new("cp").arg("-a").arg(repo().join("cases").join(folder)).arg(&cases).status();
+        assert!(status.unwrap().success());
+    }
+    let cache = open_tempdir();
+    let cases_arg = cases.to_str().unwrap();
+    let grade = |extra: &[&str]| {
+        let mut args = vec!["--cases", cases_arg, "--containment", "rlimits-only"];
+        args.extend_from_slice(extra);
+        args.extend(["grade", "fixtures/trouble/correct", "--assignment", "trouble", "--format", "json"]);
+        grader(&args, cache.path())
+    };
+
+    // The checkout's modes: every hidden answer is readable by all.
+    let refused = grade(&[]);
+    assert_eq!(refused.status.code(), Some(3), "{}", text(&refused.stderr));
+    let message = text(&refused.stderr);
+    assert!(message.contains("hidden case") && message.contains("--accept-readable-cases"), "{message}");
+    assert!(refused.stdout.is_empty(), "nothing was graded");
+
+    // Accepted for a self-check: graded as usual.
+    let accepted = grade(&["--accept-readable-cases"]);
+    assert!(accepted.status.success(), "{}", text(&accepted.stderr));
+
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return; // A grader that is not root is always refused: its programs run as itself.
+    }
+    // Every hidden case's files readable by root alone: graded, full marks.
+    let trouble = common::assignment("trouble");
+    for case in trouble.cases.iter().filter(|c| c.visibility == grader::load::Visibility::Hidden) {
+        let stem = case.path.file_stem().unwrap().to_string_lossy().into_owned();
+        let folder = cases.join("trouble").join(case.path.parent().unwrap().file_name().unwrap());
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&format!("{stem}.")) {
+                std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(0o600)).unwrap();
+            }
+        }
+    }
+    let graded = grade(&[]);
+    assert!(graded.status.success(), "{}", text(&graded.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&graded.stdout).unwrap();
+    assert_eq!(report["containment"], "rlimits-only");
+    assert_eq!(report["score"], report["max_score"]);
+}

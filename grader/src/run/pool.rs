@@ -1,4 +1,4 @@
-//! What runs leave for later runs (cgroups, working folders): kept in a pool, cleared at exit.
+//! What runs leave for later runs (their cgroups): kept in a pool, cleared at exit.
 
 use std::sync::{Mutex, OnceLock, PoisonError};
 

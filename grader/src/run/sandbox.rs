@@ -208,9 +208,9 @@ pub fn seal_for_programs(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
-/// Whether a root grader's programs, which run as `nobody` when there are no namespaces, can enter
-/// `path`: every folder from `/` down must be open to others (the mode's `o+x`). ACLs are not read:
-/// a folder they open for nobody is still refused here, which is the safe side.
+/// Whether a root grader's programs, which run as users that own nothing when there are no
+/// namespaces, can enter `path`: every folder from `/` down must be open to others (the mode's
+/// `o+x`; a folder of `nobody`'s counts as open too). ACLs are not read.
 pub fn nobody_can_enter(path: &Path) -> bool {
     let Ok(path) = path.canonicalize() else { return false };
     path.ancestors().all(|dir| {

@@ -18,7 +18,7 @@ use super::cgroup::RunCgroup;
 use super::exec::ExecImage;
 use super::group;
 use super::sandbox::{self, Containment, LaunchOwner, Mount, Plan, ProgramEnd};
-use super::users::{RunUser, Snapshot};
+use super::users::{give_to, RunUser, Snapshot};
 use super::workdir::Workdir;
 use super::{Limits, Rlimits, RunError};
 
@@ -221,21 +221,6 @@ fn spawn_in_sandbox(
         cpu_limit: request.limits.cpu,
         leased: None,
     })
-}
-
-/// Gives a folder the run may write (a compiler's build folder, made by the grader for this build)
-/// to its run user, through a descriptor opened without following links.
-fn give_to(path: &Path, uid: u32) -> io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let dir = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC)
-        .open(path)?;
-    // SAFETY: fchown on a descriptor we own.
-    if unsafe { libc::fchown(dir.as_raw_fd(), uid, uid) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
 }
 
 fn spawn_in_group(request: &SpawnRequest, workdir: &Path, user: Option<u32>) -> io::Result<Running> {

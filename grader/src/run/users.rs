@@ -270,10 +270,15 @@ pub(super) fn as_user<R>(uid: u32, work: impl FnOnce() -> R) -> R {
 
 /// Removes the entries of `dir` that `uid` owns, whole, as that user (see [`as_user`]).
 fn remove_owned(dir: &Path, uid: u32) {
+    remove_entries(dir, |meta| meta.uid() == uid);
+}
+
+/// Removes the entries of `dir` that `which` selects, folders whole.
+pub(super) fn remove_entries(dir: &Path, which: impl Fn(&fs::Metadata) -> bool) {
     let Ok(entries) = fs::read_dir(dir) else { return };
     for entry in entries.flatten() {
         let Ok(meta) = entry.metadata() else { continue };
-        if meta.uid() != uid {
+        if !which(&meta) {
             continue;
         }
         let path = entry.path();
@@ -283,6 +288,20 @@ fn remove_owned(dir: &Path, uid: u32) {
             let _ = fs::remove_file(&path);
         }
     }
+}
+
+/// Gives a folder the grader made for a run (its working folder, a compiler's build folder) to the
+/// run user, through a descriptor opened without following links.
+pub(super) fn give_to(path: &Path, uid: u32) -> io::Result<()> {
+    let dir = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC)
+        .open(path)?;
+    // SAFETY: fchown on a descriptor we own.
+    if unsafe { libc::fchown(dir.as_raw_fd(), uid, uid) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
 }
 
 /// Removes a folder and everything in it, making folders writable first where the owner closed

@@ -10,10 +10,9 @@
 //! through a path a program could have touched. (A sandbox's working folder is a tmpfs inside it:
 //! none is made on the host.)
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io;
-use std::os::fd::AsRawFd;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -77,14 +76,7 @@ impl Workdir {
         let mut workdir = Workdir { path, owner: None };
         if let Some(uid) = owner {
             // The folder is new and its parent is the grader's alone: no program has touched it.
-            let dir = OpenOptions::new()
-                .read(true)
-                .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC)
-                .open(&workdir.path)?;
-            // SAFETY: fchown on a descriptor we own.
-            if unsafe { libc::fchown(dir.as_raw_fd(), uid, uid) } != 0 {
-                return Err(io::Error::last_os_error());
-            }
+            users::give_to(&workdir.path, uid)?;
             workdir.owner = owner;
         }
         Ok(workdir)
@@ -100,16 +92,7 @@ impl Drop for Workdir {
     fn drop(&mut self) {
         // What the program left is removed as its own user; then the empty folder, from the parent
         // that only the grader may write.
-        let contents = || {
-            for entry in fs::read_dir(&self.path).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
-                    users::remove_tree(&path);
-                } else {
-                    let _ = fs::remove_file(&path);
-                }
-            }
-        };
+        let contents = || users::remove_entries(&self.path, |_| true);
         match self.owner {
             Some(uid) => users::as_user(uid, contents),
             None => contents(),
