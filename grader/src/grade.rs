@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Condvar, Mutex, PoisonError};
 
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
 use crate::context;
@@ -76,16 +76,31 @@ impl GradeOptions {
 }
 
 /// Runs `work` on every item, on this thread and up to eight more per core (most of them waiting
-/// for a CPU slot), and gives the results in the items' order. The threads are the grading's own
-/// (scoped): one that finds no item left ends, where an idle pool's workers would spin
-/// (`sched_yield`) waiting for more. A thread the system refuses only means fewer runners.
-fn run_all<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+/// for a CPU slot), and gives the results in the items' order. The items before `first_phase` all
+/// end before any later one starts. The threads are the grading's own (scoped): one that finds no
+/// item left ends, where an idle pool's workers would spin (`sched_yield`) waiting for more. A
+/// thread the system refuses only means fewer runners.
+fn run_all<T: Sync, R: Send>(items: &[T], first_phase: usize, work: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let next = AtomicUsize::new(0);
     let results: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
+    // How many items of the first phase have ended, and the signal that all have.
+    let first_ended = Mutex::new(0usize);
+    let all_first_ended = Condvar::new();
     let runner = || loop {
         let at = next.fetch_add(1, Ordering::Relaxed);
         let Some(item) = items.get(at) else { break };
+        if at >= first_phase {
+            let ended = first_ended.lock().unwrap_or_else(PoisonError::into_inner);
+            drop(all_first_ended.wait_while(ended, |ended| *ended < first_phase));
+        }
+        // Counted when the item ends, even by a panic: the runners waiting for the first phase
+        // must not wait for ever.
+        let _ended = (at < first_phase).then(|| PhaseEnd {
+            ended: &first_ended,
+            all: &all_first_ended,
+            of: first_phase,
+        });
         let result = work(item);
         *results[at].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
     };
@@ -105,6 +120,24 @@ fn run_all<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<
             result.expect("every item was run: a runner that panicked ended the scope with its panic")
         })
         .collect()
+}
+
+/// Counts one item of [`run_all`]'s first phase as ended when dropped, waking the runners that wait
+/// for the next phase once all have.
+struct PhaseEnd<'a> {
+    ended: &'a Mutex<usize>,
+    all: &'a Condvar,
+    of: usize,
+}
+
+impl Drop for PhaseEnd<'_> {
+    fn drop(&mut self) {
+        let mut ended = self.ended.lock().unwrap_or_else(PoisonError::into_inner);
+        *ended += 1;
+        if *ended == self.of {
+            self.all.notify_all();
+        }
+    }
 }
 
 /// A case's expected input and output, read from its sidecars.
@@ -196,23 +229,21 @@ pub fn grade_submission(
     let grade_one = |&((case, expected), &max_score): &((&&Case, &Expectation), &f64)| {
         run_case(assignment, case, expected, &builds[case.build.as_str()], max_score, options.containment)
     };
-    let results: Vec<CaseReport> = if options.containment == Containment::RlimitsOnly {
-        // Without namespaces the runs of one submission share the machine's world-writable places
-        // and network: its hidden cases run only once every visible one has ended, so that nothing
-        // a hidden run saves can reach an output the student sees.
-        let (hidden, visible): (Vec<_>, Vec<_>) =
-            (0..work.len()).partition(|&i| work[i].0 .0.visibility == Visibility::Hidden);
-        let mut results: Vec<Option<CaseReport>> = (0..work.len()).map(|_| None).collect();
-        for phase in [visible, hidden] {
-            let items: Vec<_> = phase.iter().map(|&i| work[i]).collect();
-            for (i, result) in phase.into_iter().zip(run_all(&items, grade_one)) {
-                results[i] = Some(result);
-            }
-        }
-        results.into_iter().map(|r| r.expect("every case ran in one phase")).collect()
-    } else {
-        run_all(&work, grade_one)
-    };
+    // Without namespaces the runs of one submission share the machine's world-writable places and
+    // network: there its hidden cases run only once every visible one has ended, so that nothing a
+    // hidden run saves can reach an output the student sees.
+    let mut order: Vec<usize> = (0..work.len()).collect();
+    let mut first_phase = work.len();
+    if options.containment == Containment::RlimitsOnly {
+        order.sort_by_key(|&i| work[i].0 .0.visibility == Visibility::Hidden);
+        first_phase = order.iter().filter(|&&i| work[i].0 .0.visibility != Visibility::Hidden).count();
+    }
+    let ordered: Vec<_> = order.iter().map(|&i| work[i]).collect();
+    let mut results: Vec<Option<CaseReport>> = (0..work.len()).map(|_| None).collect();
+    for (i, result) in order.into_iter().zip(run_all(&ordered, first_phase, grade_one)) {
+        results[i] = Some(result);
+    }
+    let results: Vec<CaseReport> = results.into_iter().map(|r| r.expect("every case was run once")).collect();
 
     let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
     let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed).collect();
@@ -535,4 +566,35 @@ fn reproduce_command(
     }
     command.push_str(&format!(" | diff {} -", quote(&absolute(case.stdout_path()))));
     command
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_item_of_the_second_phase_starts_before_every_item_of_the_first_has_ended() {
+        let first_phase = 12;
+        let items: Vec<usize> = (0..40).collect();
+        let first_ended = AtomicUsize::new(0);
+        let seen = run_all(&items, first_phase, |&i| {
+            if i < first_phase {
+                // Uneven lengths, so that runners finish the first phase at different times.
+                std::thread::sleep(std::time::Duration::from_millis((i % 4) as u64 * 5));
+                first_ended.fetch_add(1, Ordering::SeqCst);
+            }
+            (i, first_ended.load(Ordering::SeqCst))
+        });
+        assert_eq!(seen.iter().map(|&(i, _)| i).collect::<Vec<_>>(), items, "results in the items' order");
+        for &(i, ended) in &seen[first_phase..] {
+            assert_eq!(ended, first_phase, "item {i} started before the first phase ended");
+        }
+    }
+
+    #[test]
+    fn a_panic_in_the_first_phase_ends_the_grading_instead_of_hanging_it() {
+        let items: Vec<usize> = (0..20).collect();
+        let outcome = std::panic::catch_unwind(|| run_all(&items, 5, |&i| assert_ne!(i, 2, "planted")));
+        assert!(outcome.is_err());
+    }
 }

@@ -178,13 +178,18 @@ fn lock_dir() -> io::Result<&'static Path> {
 /// Kills every process whose real or saved user is `uid`, from a process of that user: the kernel's
 /// `kill(-1)` signals them all while holding the task list, so a fork cannot slip past it.
 fn kill_all(uid: u32) -> io::Result<()> {
-    let mut stack = vec![0u8; 16 * 1024];
+    // The killer's stack lies in this thread's frame, unused while this thread waits for it (no
+    // allocation, no zeroing: the killer writes before it reads).
+    let mut stack = [std::mem::MaybeUninit::<u8>::uninit(); 16 * 1024];
     let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;
     let mut id = uid;
+    // It shares our memory, descriptor table and file-system context rather than copying them: it
+    // only makes raw system calls, and this thread waits for it to exit (CLONE_VFORK).
+    let flags = libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_FILES | libc::CLONE_FS | libc::SIGCHLD;
     // SAFETY: the child shares our memory until it exits (CLONE_VM | CLONE_VFORK: this thread waits),
     // reads only `id` and makes raw system calls on its own stack.
     let pid = unsafe {
-        libc::clone(killer, top as *mut libc::c_void, libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD, {
+        libc::clone(killer, top as *mut libc::c_void, flags, {
             let id: *mut u32 = &mut id;
             id.cast()
         })
