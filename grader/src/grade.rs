@@ -12,6 +12,7 @@ use crate::load::{Assignment, Case, CaseKind, LoadError, Probe, Visibility};
 use crate::report::{
     BuildReport, BuildStatus, CaseReport, CaseStatus, HiddenCases, InputContext, ProbeReport, Report,
 };
+use crate::run::gate::Gate;
 use crate::run::{self, Containment, RunRequest};
 use crate::score::{self, Verdict};
 
@@ -402,6 +403,11 @@ fn run_case(
     max_score: f64,
     containment: Containment,
 ) -> CaseReport {
+    // Without namespaces, a hidden case's run never overlaps a run whose output a student may see,
+    // of this submission or another graded beside it (see `run::gate`).
+    static HIDDEN_APART: Gate = Gate::new();
+    let _pass = (containment == Containment::RlimitsOnly)
+        .then(|| HIDDEN_APART.enter(case.visibility == Visibility::Hidden));
     let mut report = CaseReport {
         id: case.id.clone(),
         title: case.title.clone(),

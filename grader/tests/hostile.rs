@@ -45,6 +45,9 @@ fn expectations(level: Containment) -> BTreeMap<&'static str, Vec<Expect>> {
         ),
         ("huge-file", vec![Status(CaseStatus::Failed)]),
         ("ignores-stdin", vec![Status(CaseStatus::Failed)]),
+        // Gradescope's path to a hidden answer, which is not here (grader/tests/pack.rs grades it in
+        // that layout): the build fails.
+        ("includes-answers", vec![Status(CaseStatus::BuildError)]),
         // Long lines: the short transcripts are far exceeded, the long ones are not.
         ("invalid-utf8", vec![Status(CaseStatus::Failed), Limit(RunLimit::Output)]),
         // Its leftover signals every process it may: in its own sandbox, its own program too.
@@ -72,17 +75,36 @@ fn expectations(level: Containment) -> BTreeMap<&'static str, Vec<Expect>> {
         ("printing-loop", vec![Limit(RunLimit::Output)]),
         ("reads-answers", vec![Status(CaseStatus::Failed)]),
         ("reads-stdin-then-blocks", vec![Limit(RunLimit::Wall)]),
+        // It prints what earlier runs saved (see `nothing_carried_over`).
+        ("saves-input", vec![Status(CaseStatus::Failed)]),
         ("segfault", vec![Signal("SIGSEGV")]),
         ("setsid-escaper", vec![Status(CaseStatus::Failed)]),
         ("silent-loop", vec![Limit(RunLimit::Cpu), Limit(RunLimit::Wall)]),
         ("sleeper", vec![Limit(RunLimit::Wall)]),
+        // Refused by its IPC namespace's limits (see `ipc_was_bounded`) or, with a cgroup, killed
+        // there; without namespaces nothing bounds it but its CPU time, and what it kept is
+        // removed after the run.
+        (
+            "sysv-hog",
+            match level {
+                Containment::Full => vec![Limit(RunLimit::Memory), Status(CaseStatus::Failed)],
+                Containment::NamespacesWithoutCgroups => vec![Status(CaseStatus::Failed)],
+                Containment::RlimitsOnly => {
+                    vec![Status(CaseStatus::Failed), Limit(RunLimit::Cpu), Limit(RunLimit::Wall)]
+                }
+            },
+        ),
         ("writes-outside", vec![Status(CaseStatus::Failed)]),
     ])
 }
 
 /// Programs whose own limit (memory) must stop them: on a loaded machine they may take longer than
 /// the short wall limit of the others to get there, and then they end at once.
-const STOPPED_BY_THEIR_OWN_LIMIT: &[&str] = &["memory-hog", "memfd-hog"];
+const STOPPED_BY_THEIR_OWN_LIMIT: &[&str] = &["memory-hog", "memfd-hog", "sysv-hog"];
+
+/// Programs graded on two cases only: each run holds gigabytes where nothing bounds them (without
+/// namespaces), which the machine running the suite need not give to every case at once.
+const TWO_CASES: &[&str] = &["sysv-hog"];
 
 /// What cannot be graded without namespaces in this test: on a host it may reach (the network;
 /// this checkout's cases, readable by all; memory in files, which no rlimit bounds).
@@ -133,6 +155,47 @@ fn check(name: &str, report: &Report, expected: &[Expect]) {
                 case.signal,
                 case.note
             ),
+        }
+    }
+}
+
+/// In a sandbox, `sysv-hog` kept no more System V shared memory than its run's memory limit and no
+/// more than a few hundred KiB in message queues (where it was not killed for memory first).
+fn ipc_was_bounded(report: &Report, level: Containment) {
+    let limit_mib = common::assignment("trouble").cases[0].limits.memory_bytes >> 20;
+    let said: Vec<&str> = report
+        .cases
+        .iter()
+        .filter(|case| case.limit.is_none())
+        .filter_map(|case| case.divergence.as_ref()?.actual.as_deref())
+        .collect();
+    assert!(
+        !said.is_empty() || report.cases.iter().all(|c| c.limit.is_some()),
+        "{level}: no line of sysv-hog's"
+    );
+    for line in said {
+        let number = |after: &str| -> u64 {
+            let rest = line.split_once(after).unwrap_or_else(|| panic!("{level}: {line:?}")).1;
+            rest.split(' ').next().unwrap().parse().unwrap()
+        };
+        assert!(number("shm kept ") <= limit_mib, "{level}: {line}");
+        assert!(number("msg kept ") <= 1024, "{level}: {line}");
+    }
+}
+
+/// What runs of `saves-input` found that others had saved. In a sandbox, nothing: its first line
+/// names no input. Without namespaces, runs of one kind may meet while they live (as any two
+/// programs on one machine can), but no visible case's run names a hidden case's input.
+fn nothing_carried_over(report: &Report, level: Containment) {
+    let hidden = common::hidden_input_names(common::assignment("trouble"));
+    for case in report.cases.iter().filter(|case| case.kind != CaseKind::Unit) {
+        let said = case.divergence.as_ref().and_then(|d| d.actual.as_deref());
+        let said = said.unwrap_or_else(|| panic!("{level} {}: no line", case.id));
+        assert!(said.starts_with("found:"), "{level} {}: {said}", case.id);
+        if level != Containment::RlimitsOnly {
+            assert_eq!(said, "found:", "{level} {}", case.id);
+        } else if case.visibility == grader::load::Visibility::Visible {
+            assert!(!hidden.iter().any(|name| said.contains(name.as_str())), "{level} {}: {said}", case.id);
         }
     }
 }
@@ -227,10 +290,24 @@ fn contained_at(level: Containment, temp: &Path) {
         }
         let path = common::repo().join("fixtures/hostile").join(name);
         let one = Instant::now();
+        let only = if TWO_CASES.contains(&name) {
+            ["playerTurn/handout-sample-run", "playerTurn/four-players-short"]
+                .map(|id| glob::Pattern::new(id).unwrap())
+                .to_vec()
+        } else {
+            Vec::new()
+        };
+        let options = GradeOptions { only, ..options.clone() };
         let report = grade(&trouble_quickly(name), &path, &options).unwrap();
         eprintln!("{name}: {:.1} s", one.elapsed().as_secs_f64());
         assert_eq!(report.containment, level);
         check(name, &report, &expected);
+        if name == "sysv-hog" && level != Containment::RlimitsOnly {
+            ipc_was_bounded(&report, level);
+        }
+        if name == "saves-input" {
+            nothing_carried_over(&report, level);
+        }
     }
 
     // The compile bomb: the compiler is stopped at its memory limit, and the build fails.
@@ -320,6 +397,14 @@ fn one_student_cannot_reach_another_without_namespaces() {
     let assignment = common::assignment("trouble");
     let hostile = common::repo().join("fixtures/hostile/lingers");
     let correct = common::repo().join("fixtures/trouble/correct");
+    // Two submissions that save their inputs and print what others saved, graded at once: no
+    // visible run of either names a hidden input of the other's.
+    let saves = common::repo().join("fixtures/hostile/saves-input");
+    std::thread::scope(|scope| {
+        let other = scope.spawn(|| grade(assignment, &saves, &options).unwrap());
+        nothing_carried_over(&grade(assignment, &saves, &options).unwrap(), Containment::RlimitsOnly);
+        nothing_carried_over(&other.join().unwrap(), Containment::RlimitsOnly);
+    });
     std::thread::scope(|scope| {
         let lingering = scope.spawn(|| grade(assignment, &hostile, &options).unwrap());
         for _ in 0..2 {

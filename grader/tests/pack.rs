@@ -508,3 +508,58 @@ fn without_namespaces_a_root_autograders_programs_cannot_read_the_cases_but_comp
     assert_eq!(driver.termination, grader::run::Termination::Exited(0));
     assert!(!driver.stdout.is_empty());
 }
+
+#[test]
+fn at_rlimits_only_in_gradescopes_layout_no_hostile_program_shows_a_student_a_hidden_answer_or_input() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: only a root grader keeps programs from the cases without namespaces");
+        return;
+    }
+    let autograder = Autograder::new();
+    // On Gradescope the bundle holds the only copy of the cases; here this checkout's, readable by
+    // all, would be found by `reads-answers`' search from /: the grader runs where a tmpfs hides it.
+    let rlimits_only = autograder.path("bin/rlimits-only-grader");
+    let script = format!(
+        "#!/bin/sh\nexec unshare --mount --propagation private sh -c \
+         'mount -t tmpfs -o size=1m none \"$0\" && exec \"$@\"' {} {} --containment rlimits-only \"$@\"\n",
+        cases_root().display(),
+        autograder.path("bin/grader").display()
+    );
+    fs::write(&rlimits_only, script).unwrap();
+    fs::set_permissions(&rlimits_only, fs::Permissions::from_mode(0o755)).unwrap();
+    let assignment = common::assignment("trouble");
+    let hidden: Vec<_> = assignment.cases.iter().filter(|c| c.visibility == Visibility::Hidden).collect();
+    let answers: Vec<String> = hidden
+        .iter()
+        .filter_map(|c| {
+            distinctive_line(assignment, &autograder.path(&format!("source/cases/trouble/{}.stdout", c.id)))
+        })
+        .filter(|line| line.trim().len() >= 12)
+        .collect();
+    assert!(answers.len() >= 5, "distinctive hidden lines: {answers:?}");
+    let inputs = common::hidden_input_names(assignment);
+
+    for name in ["reads-answers", "includes-answers", "saves-input"] {
+        let submission = tempfile::tempdir().unwrap();
+        for file in files_under(&repo().join("fixtures/hostile").join(name)) {
+            // Gradescope's /autograder is this test's folder.
+            let text = fs::read_to_string(&file).unwrap();
+            let text = text.replace("/autograder/", &format!("{}/", autograder.root.path().display()));
+            fs::write(submission.path().join(file.file_name().unwrap()), text).unwrap();
+        }
+        autograder.submit(submission.path(), "");
+        let results = autograder.run(&rlimits_only);
+        let shown = results.to_string();
+        assert_eq!(results["score"].as_f64(), Some(0.0), "{name}: {results:#}");
+        for answer in &answers {
+            assert!(!shown.contains(answer.as_str()), "{name} showed the hidden answer line {answer:?}");
+        }
+        for input in &inputs {
+            assert!(!shown.contains(input.as_str()), "{name} showed a hidden case's input ({input})");
+        }
+        if name == "includes-answers" {
+            assert!(shown.contains("Permission denied"), "the compiler could open the answer: {results:#}");
+        }
+    }
+}

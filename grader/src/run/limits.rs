@@ -30,8 +30,10 @@ pub struct Limits {
     /// Highest number of open file descriptors (`RLIMIT_NOFILE`).
     pub open_files: u64,
     /// Whether memory falls back to `RLIMIT_AS` where there is no cgroup. A JVM reserves far more
-    /// address space than it uses and fails to start under that limit: its runs bound their heap with
-    /// `-Xmx` instead (`address-space-limit = false`).
+    /// address space than it uses and fails to start under that limit: its runs
+    /// (`address-space-limit = false`) are bounded by `RLIMIT_DATA` instead, which counts the
+    /// private writable memory a process has committed (its heap, its threads' stacks, memory
+    /// allocated outside the heap).
     pub address_space_limit: bool,
 }
 
@@ -109,6 +111,7 @@ impl fmt::Display for Limit {
 pub(crate) struct Rlimits {
     cpu_seconds: u64,
     address_space: Option<u64>,
+    data: Option<u64>,
     processes: u64,
     file_size: u64,
     open_files: u64,
@@ -122,6 +125,10 @@ impl Rlimits {
         Rlimits {
             cpu_seconds: whole.max(1),
             address_space: (!with_cgroup && limits.address_space_limit).then_some(limits.memory_bytes),
+            // A JVM must reserve more address space than it uses, but what it commits (its heap,
+            // and memory outside the heap that a program may allocate without bound) is private
+            // writable memory, which `RLIMIT_DATA` counts.
+            data: (!with_cgroup && !limits.address_space_limit).then_some(limits.memory_bytes),
             // With a cgroup, `pids.max` bounds processes; `RLIMIT_NPROC` stays at the inherited hard
             // limit, which `pids.max` is kept below, so that a refused fork shows in its events.
             processes: if with_cgroup { u64::MAX } else { limits.processes },
@@ -136,6 +143,9 @@ impl Rlimits {
         lower_limit(libc::RLIMIT_CPU as libc::c_int, cpu, cpu.saturating_add(1))?;
         if let Some(bytes) = self.address_space {
             lower_limit(libc::RLIMIT_AS as libc::c_int, bytes, bytes)?;
+        }
+        if let Some(bytes) = self.data {
+            lower_limit(libc::RLIMIT_DATA as libc::c_int, bytes, bytes)?;
         }
         lower_limit(libc::RLIMIT_NPROC as libc::c_int, self.processes, self.processes)?;
         lower_limit(libc::RLIMIT_FSIZE as libc::c_int, self.file_size, self.file_size)?;

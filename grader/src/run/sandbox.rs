@@ -267,6 +267,29 @@ pub(super) struct Plan {
     /// The stack the program's process runs on between its clone and its exec: it shares PID 1's
     /// memory (`CLONE_VM`), so that starting it copies no page table of the grader's.
     program_stack: Vec<u8>,
+    /// The System V IPC limits of the sandbox's own IPC namespace: files of `/proc/sys/kernel`
+    /// and what to write there.
+    ipc_limits: Vec<(CString, CString)>,
+}
+
+/// The System V IPC limits of a sandbox whose memory limit is `memory_bytes`: shared memory (which
+/// no rlimit counts once detached, and a cgroup only where there is one) at most that in all, and a
+/// few small message queues and semaphore sets. The kernel's defaults allow terabytes and half a
+/// gigabyte of queues. They hold for the sandbox's IPC namespace alone, which dies with the run.
+fn ipc_limits(memory_bytes: u64) -> Result<Vec<(CString, CString)>, std::ffi::NulError> {
+    let page = 4096;
+    [
+        ("shmmax", memory_bytes.to_string()),
+        ("shmall", memory_bytes.div_ceil(page).to_string()),
+        ("shmmni", "64".to_owned()),
+        ("msgmni", "16".to_owned()),
+        ("msgmnb", "16384".to_owned()),
+        // Semaphores per set, in all, per call, and sets.
+        ("sem", "32 1024 32 64".to_owned()),
+    ]
+    .into_iter()
+    .map(|(name, value)| Ok((CString::new(format!("/proc/sys/kernel/{name}"))?, CString::new(value)?)))
+    .collect()
 }
 
 /// Bytes of the program's stack before its exec: `program` makes raw system calls only.
@@ -488,6 +511,7 @@ impl Plan {
             // SAFETY: geteuid has no preconditions.
             drop_to_inside_id: unsafe { libc::geteuid() } == 0,
             program_stack: vec![0; PROGRAM_STACK_BYTES],
+            ipc_limits: ipc_limits(limits.memory_bytes)?,
         })
     }
 }
@@ -915,6 +939,15 @@ unsafe fn init(launch: &Launch) -> ! {
         check(libc::chdir(c"/".as_ptr()), S_PIVOT);
         let host = c"sandbox";
         check(libc::sethostname(host.as_ptr(), host.to_bytes().len()), S_HOSTNAME);
+        // The IPC namespace's own limits (kernels before 5.19 share them with the host, which
+        // refuses the write: then only a memory cgroup bounds shared memory).
+        for (file, value) in &plan.ipc_limits {
+            let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+            if fd >= 0 {
+                libc::write(fd, value.as_ptr().cast(), value.to_bytes().len());
+                libc::close(fd);
+            }
+        }
         // PID 1 shares the grader's memory, so its command line would be the grader's (the cases'
         // folder among its arguments): the program reads an empty one.
         check(

@@ -237,3 +237,21 @@ pub fn check_formats(report: &Report) {
     let back: Report = serde_json::from_str(&json).unwrap();
     assert_eq!(&back, report);
 }
+
+/// How `fixtures/hostile/saves-input` names an input it saved: FNV-1a, 64 bits, in hex.
+pub fn saved_input_name(bytes: &[u8]) -> String {
+    let hash = bytes
+        .iter()
+        .fold(14695981039346656037u64, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(1099511628211));
+    format!("{hash:016x}")
+}
+
+/// The names `saves-input` gives the inputs of an assignment's hidden cases.
+pub fn hidden_input_names(assignment: &Assignment) -> Vec<String> {
+    assignment
+        .cases
+        .iter()
+        .filter(|c| c.visibility == grader::load::Visibility::Hidden)
+        .map(|c| saved_input_name(&std::fs::read(c.stdin_path()).unwrap_or_default()))
+        .collect()
+}
