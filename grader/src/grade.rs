@@ -289,6 +289,9 @@ pub fn grade_submission(
         only: options.only.iter().map(|p| p.as_str().to_owned()).collect(),
         cases_root: assignment.dir.parent().map(|p| p.display().to_string()).unwrap_or_default(),
         containment: options.containment,
+        // SAFETY: geteuid has no preconditions.
+        programs_ran_as_grader: options.containment == Containment::RlimitsOnly
+            && unsafe { libc::geteuid() } != 0,
         score: total,
         max_score: max_total,
         hidden,

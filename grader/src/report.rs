@@ -39,6 +39,10 @@ pub struct Report {
     pub cases_root: String,
     /// How the compilers and programs were contained.
     pub containment: Containment,
+    /// The programs ran as the grader's own user: at `rlimits-only` a grader that is not root
+    /// cannot give each run a user of its own, so its programs could reach all it can.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub programs_ran_as_grader: bool,
     /// Points earned over the automated categories, bonus categories included (so it may exceed
     /// `max_score`).
     pub score: f64,
@@ -549,6 +553,7 @@ pub(crate) mod test_support {
             only: Vec::new(),
             cases_root: "cases".into(),
             containment: Containment::Full,
+            programs_ran_as_grader: false,
             score: 7.5,
             max_score: 5.0,
             hidden: None,
@@ -624,6 +629,7 @@ mod tests {
             only: Vec::new(),
             cases_root: "cases".into(),
             containment: Containment::Full,
+            programs_ran_as_grader: false,
             score: 0.0,
             max_score: 0.0,
             hidden: None,

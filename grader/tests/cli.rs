@@ -475,12 +475,15 @@ fn hidden_cases_the_programs_could_read_refuse_grading_without_namespaces_until_
     assert!(message.contains("hidden case") && message.contains("--accept-readable-cases"), "{message}");
     assert!(refused.stdout.is_empty(), "nothing was graded");
 
-    // Accepted for a self-check: graded as usual.
+    // Accepted for a self-check: graded as usual; the report says whose user the programs had.
     let accepted = grade(&["--accept-readable-cases"]);
     assert!(accepted.status.success(), "{}", text(&accepted.stderr));
-
+    let report: serde_json::Value = serde_json::from_slice(&accepted.stdout).unwrap();
     // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    let root = unsafe { libc::geteuid() } == 0;
+    assert_eq!(report["programs_ran_as_grader"].as_bool().unwrap_or(false), !root, "{report:#}");
+
+    if !root {
         return; // A grader that is not root is always refused: its programs run as itself.
     }
     // Every hidden case's files readable by root alone: graded, full marks.

@@ -429,6 +429,32 @@ fn unprivileged_grader_is_contained_too() {
     }
     let home = tempfile::tempdir_in("/tmp").unwrap();
     std::os::unix::fs::chown(home.path(), Some(65534), Some(65534)).unwrap();
+    // Without namespaces it cannot give runs users of their own, and its report says so.
+    let self_check = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args([
+            "--containment",
+            "rlimits-only",
+            "--accept-readable-cases",
+            "grade",
+            "--assignment",
+            "trouble",
+        ])
+        .args(["--case", "checkWin/*", "--cache-dir"])
+        .arg(home.path().join("cache"))
+        .arg(common::repo().join("fixtures/trouble/correct"))
+        .current_dir(home.path())
+        .env("TMPDIR", home.path())
+        .env("HOME", home.path())
+        .uid(65534)
+        .gid(65534)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&self_check.stdout);
+    assert!(
+        said.contains("ran as the grader's own user"),
+        "{said}{}",
+        String::from_utf8_lossy(&self_check.stderr)
+    );
     for name in ["reads-answers", "writes-outside", "fork-bomb"] {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
             .args(["grade", "--assignment", "trouble", "--format", "json", "--cache-dir"])

@@ -286,6 +286,7 @@ mod tests {
             submission: "students/ada".to_owned(),
             visible_only: false,
             containment: Containment::Full,
+            programs_ran_as_grader: false,
             score: 12.5,
             max_score: 20.0,
             hidden: None,

@@ -35,9 +35,14 @@ pub fn render_markdown(report: &Report) -> String {
     );
     let _ = writeln!(out, "Submission: {}\n", inline(&report.submission));
     if report.containment != Containment::Full {
+        let user = if report.programs_ran_as_grader {
+            "; they ran as the grader's own user, which is not root, and could reach all it can"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "**Containment: {}** (programs were not fully contained; see `grader doctor`)\n",
+            "**Containment: {}** (programs were not fully contained{user}; see `grader doctor`)\n",
             report.containment
         );
     }
@@ -437,6 +442,7 @@ mod tests {
             submission: "students/ada".to_owned(),
             visible_only: true,
             containment: Containment::Full,
+            programs_ran_as_grader: false,
             score: 8.0,
             max_score: 20.0,
             hidden: Some(HiddenCases { cases: 3, points: 7.5, bonus_points: 0.0 }),

@@ -66,9 +66,14 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
     let _ = writeln!(out, "{BOLD}{}{BOLD:#} — {}{scope}", report.title, safe(&report.submission));
     // Only a weaker sandbox is worth a line: the JSON report always names the level.
     if report.containment != crate::run::Containment::Full {
+        let user = if report.programs_ran_as_grader {
+            "; they ran as the grader's own user, which is not root, and could reach all it can"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
-            "{FAIL}containment: {}{FAIL:#} (programs were not fully contained; see `grader doctor`)",
+            "{FAIL}containment: {}{FAIL:#} (programs were not fully contained{user}; see `grader doctor`)",
             report.containment
         );
     }
