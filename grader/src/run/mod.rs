@@ -917,6 +917,23 @@ mod tests {
     }
 
     #[test]
+    fn a_root_graders_sandbox_bounds_system_v_ipc_and_its_program_cannot_raise_the_bounds() {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("skipped: only a root grader's sandbox sets its IPC limits");
+            return;
+        }
+        let limits = Limits { memory_bytes: 64 << 20, ..limits() };
+        let script = "cat /proc/sys/kernel/shmall /proc/sys/kernel/msgmni; \
+                      echo 99999999 > /proc/sys/kernel/shmall 2>/dev/null && echo raised; \
+                      cat /proc/sys/kernel/shmall";
+        for level in levels().into_iter().filter(|&level| level != Containment::RlimitsOnly) {
+            let outcome = run_sh_in(level, script, b"", &limits);
+            assert_eq!(text(&outcome.stdout), "16384\n16\n16384\n", "{level}: {}", text(&outcome.stderr));
+        }
+    }
+
+    #[test]
     fn a_jvm_without_a_cgroup_starts_but_cannot_allocate_beyond_the_memory_limit() {
         // A JVM reserves gigabytes of address space, so its runs have no address-space limit; what
         // it commits, on its heap or off it (here 64 MiB blocks through Unsafe, up to 3 GiB), is

@@ -939,8 +939,10 @@ unsafe fn init(launch: &Launch) -> ! {
         check(libc::chdir(c"/".as_ptr()), S_PIVOT);
         let host = c"sandbox";
         check(libc::sethostname(host.as_ptr(), host.to_bytes().len()), S_HOSTNAME);
-        // The IPC namespace's own limits (kernels before 5.19 share them with the host, which
-        // refuses the write: then only a memory cgroup bounds shared memory).
+        // The IPC namespace's own limits. The kernel lets only the namespace's root user set them
+        // (no capability will do): a root grader's init, never its programs. An unprivileged
+        // grader's init is the programs' own user, not root, and kernels before 5.19 share the limits
+        // with the host: the write is refused, and only a memory cgroup bounds shared memory.
         for (file, value) in &plan.ipc_limits {
             let fd = libc::open(file.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
             if fd >= 0 {
