@@ -310,16 +310,30 @@ static int drv_coordinate(const char *s, int *value) {
     return drv_parse_int(s, value) && *value >= 0 && *value < 8;
 }
 
+/* 1 when `c` is one of the five symbols of a square. */
+static int drv_is_symbol(char c) {
+    return c != '\0' && strchr("-wbWB", c) != NULL;
+}
+
 /* The row of symbols a line of display_board shows, in `row` (8 characters): the line without
- * spaces, tabs and '|', and without row labels (digits at either end, or one character before or
- * on both sides of the eight symbols). 1 when it is such a row. */
+ * spaces, tabs, '|', '+' and box-drawing characters (cell borders), and without its labels. A label
+ * is digits at either end, or one character before or on both sides of the eight symbols; else
+ * any text around the symbols that holds no run of them as long (a row number in words, "0.satır").
+ * 1 when it is such a row. */
 static int drv_display_row(const char *line, size_t len, char row[8]) {
-    char kept[64];
+    char kept[256];
     size_t n = 0, start = 0, end;
     for (size_t i = 0; i < len && n < sizeof kept; i++) {
-        if (line[i] != ' ' && line[i] != '\t' && line[i] != '|' && line[i] != '\r') {
-            kept[n++] = line[i];
+        unsigned char c = (unsigned char)line[i];
+        if (c == ' ' || c == '\t' || c == '|' || c == '+' || c == '\r') {
+            continue;
         }
+        /* U+2500-U+257F, the box-drawing block: E2 94 xx and E2 95 xx in UTF-8. */
+        if (c == 0xE2 && i + 2 < len && ((unsigned char)line[i + 1] == 0x94 || (unsigned char)line[i + 1] == 0x95)) {
+            i += 2;
+            continue;
+        }
+        kept[n++] = (char)c;
     }
     end = n;
     while (start < end && kept[start] >= '0' && kept[start] <= '9') start++;
@@ -328,10 +342,27 @@ static int drv_display_row(const char *line, size_t len, char row[8]) {
     if (end - start == 9) start++;
     if (end - start == 10) { start++; end--; }
     if (end - start != 8) {
-        return 0;
+        /* Labels in words: the line's one run of exactly eight symbols, no longer run beside it. */
+        size_t runs = 0;
+        for (size_t i = 0; i < n;) {
+            size_t j = i;
+            while (j < n && drv_is_symbol(kept[j])) j++;
+            if (j - i > 8) {
+                return 0;
+            }
+            if (j - i == 8) {
+                runs++;
+                start = i;
+            }
+            i = j > i ? j : i + 1;
+        }
+        if (runs != 1) {
+            return 0;
+        }
+        end = start + 8;
     }
     for (size_t i = 0; i < 8; i++) {
-        if (!strchr("-wbWB", kept[start + i])) {
+        if (!drv_is_symbol(kept[start + i])) {
             return 0;
         }
         row[i] = kept[start + i];

@@ -6,7 +6,15 @@ use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
 use super::pipes::{drain, set_nonblocking, Capture, Drained};
+use super::procs::RunQueueWaits;
 use super::{spawn, RunError, RunOutcome, Running, SpawnRequest, CHUNK};
+
+/// How long an answer may take before the wait for it starts counting the program's time waiting
+/// for a CPU.
+const QUICK_ANSWER: Duration = Duration::from_millis(50);
+
+/// The time waiting for a CPU added to an answer's time limit at most, in multiples of it.
+const MOST_EXTENSION: u32 = 10;
 
 /// What reading a line gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,9 +88,13 @@ impl Interactive {
         self.stdin = None;
     }
 
-    /// Reads the next line of stdout, waiting at most `timeout`.
+    /// Reads the next line of stdout, waiting at most `timeout` of the program's own time: the time
+    /// its threads spent ready but waiting for a CPU (a loaded machine) is added to the wait.
     pub fn read_line(&mut self, timeout: Duration) -> LineRead {
-        let deadline = Instant::now() + timeout;
+        let started = Instant::now();
+        let mut deadline = started + timeout;
+        // Read once the answer is not immediate: most answers come before, and reading /proc costs.
+        let mut waits_before: Option<RunQueueWaits> = None;
         loop {
             if let Some(at) = self.pending.iter().position(|&b| b == b'\n') {
                 let mut line: Vec<u8> = self.pending.drain(..=at).collect();
@@ -100,14 +112,25 @@ impl Interactive {
                 return LineRead::Closed { partial: std::mem::take(&mut self.pending) };
             };
             let now = Instant::now();
+            if waits_before.is_none() && now >= started + QUICK_ANSWER {
+                waits_before = Some(RunQueueWaits::read(self.running.pid(), self.running.is_sandboxed()));
+            }
             if now >= deadline {
-                return LineRead::TimedOut;
+                let waited = waits_before.as_ref().map_or(Duration::ZERO, |before| {
+                    RunQueueWaits::read(self.running.pid(), self.running.is_sandboxed()).longest_since(before)
+                });
+                let extended = started + timeout + waited.min(timeout * MOST_EXTENSION);
+                if extended <= now {
+                    return LineRead::TimedOut;
+                }
+                deadline = extended;
             }
             let mut fds = vec![libc::pollfd { fd: stdout.as_raw_fd(), events: libc::POLLIN, revents: 0 }];
             if let Some(stderr) = &self.stderr {
                 fds.push(libc::pollfd { fd: stderr.as_raw_fd(), events: libc::POLLIN, revents: 0 });
             }
-            let millis = (deadline - now).as_millis().clamp(1, 1000) as libc::c_int;
+            let wake = if waits_before.is_none() { deadline.min(started + QUICK_ANSWER) } else { deadline };
+            let millis = wake.saturating_duration_since(now).as_millis().clamp(1, 1000) as libc::c_int;
             // SAFETY: `fds` is a valid array of pollfd for the duration of the call.
             unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) };
             let before = self.out.total();

@@ -18,6 +18,7 @@ mod limits;
 mod netns;
 mod pipes;
 mod pool;
+mod procs;
 mod sandbox;
 mod slots;
 mod spawn;
@@ -864,6 +865,39 @@ mod tests {
         let outcome = program.finish(Duration::from_secs(5)).unwrap();
         assert_eq!(outcome.termination, Termination::Exited(0));
         assert_eq!(outcome.stdout, b"got one\ngot two\nbye\ntail");
+    }
+
+    #[test]
+    fn an_answer_the_machine_kept_waiting_for_a_cpu_is_in_time() {
+        // Three spinning processes per CPU: the program's 0.3 s of work takes about four times as
+        // long, most of it waiting for a CPU.
+        let cpus = thread::available_parallelism().map_or(1, |n| n.get());
+        let mut hogs: Vec<_> = (0..3 * cpus)
+            .map(|_| {
+                std::process::Command::new("/bin/sh").args(["-c", "while :; do :; done"]).spawn().unwrap()
+            })
+            .collect();
+        let argv = argv("read x; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; echo done; read y");
+        let env = BTreeMap::new();
+        let limits = limits();
+        let request = SpawnRequest {
+            argv: &argv,
+            env: &env,
+            limits: &limits,
+            mounts: &[],
+            containment: Containment::available(),
+        };
+        let mut program = Interactive::start(&request).unwrap();
+        program.send_line(b"go").unwrap();
+        let answer = program.read_line(Duration::from_millis(700));
+        // A program that waits for input instead is not kept waiting: its time runs as before.
+        let silence = program.read_line(Duration::from_millis(300));
+        for hog in &mut hogs {
+            let _ = hog.kill();
+            let _ = hog.wait();
+        }
+        assert_eq!(answer, LineRead::Line(b"done".to_vec()));
+        assert_eq!(silence, LineRead::TimedOut);
     }
 
     #[test]

@@ -19,9 +19,6 @@ const IDLE_WINDOW: Duration = Duration::from_millis(500);
 /// Below this share of one core over the window, a run is idle.
 const IDLE_SHARE: f64 = 0.05;
 
-/// Processes of a run whose times are read to tell whether it is idle.
-const MOST_PROCESSES_READ: usize = 256;
-
 struct Slots {
     count: Mutex<Count>,
     freed: Condvar,
@@ -172,21 +169,7 @@ impl IdleWatch {
     /// descendant of PID 1, orphans included), and the children they reaped. A parent that sleeps
     /// while its children spin is busy.
     fn cpu_time(&self) -> Option<Duration> {
-        let mut pids: Vec<libc::pid_t> = if self.sandboxed { Vec::new() } else { vec![self.pid] };
-        let mut parents = vec![self.pid];
-        // Bounded: a fork bomb's tree is busy long before it is all read.
-        while let Some(parent) = parents.pop() {
-            if pids.len() >= MOST_PROCESSES_READ {
-                break;
-            }
-            let Ok(children) = fs::read_to_string(format!("/proc/{parent}/task/{parent}/children")) else {
-                continue;
-            };
-            for child in children.split_whitespace().filter_map(|p| p.parse().ok()) {
-                pids.push(child);
-                parents.push(child);
-            }
-        }
+        let pids = super::procs::run_processes(self.pid, self.sandboxed);
         // SAFETY: sysconf has no preconditions.
         let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
         let mut total = 0.0;

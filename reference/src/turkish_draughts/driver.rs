@@ -20,7 +20,7 @@
 //! | `at X Y` | `X Y: S`, the symbol on one square as the driver reads it |
 //! | `dump` | the board as the driver reads it: eight rows of eight symbols |
 //! | `display` | what `display_board(board)` prints (the C driver puts the rows of a program with white on rows 1-2 in the handout's order) |
-//! | `display-content` | the eight rows of symbols `display_board` showed, without blank lines, spaces, `\|`, a column header or row labels |
+//! | `display-content` | the eight rows of symbols `display_board` showed, without blank lines, spaces, cell borders, a column header or row labels (digits or words) |
 
 use std::io::Write;
 
