@@ -16,8 +16,8 @@
  * that the rules are graded under them: the piece values (the handout's enum
  * or characters), where init_board puts white (also a transposed board),
  * whether move() counts from 0 or 1, the player values move() takes, and how
- * it takes a capture sequence (its final square, its first landing, or one
- * jump per call). `convention NAME` prints what it found, and
+ * it takes a capture sequence (its final square, its first landing, one jump
+ * per call, or the square of the piece it takes). `convention NAME` prints what it found, and
  * `convention functions` which required functions fallbacks.c stands in for. Every detection is
  * judged by the board move() leaves, never by its return value, so that a
  * program with junk return values is graded under its conventions too.
@@ -62,7 +62,13 @@ static int drv_base = 0;      /* move() takes coordinates from 1 */
 static const char *drv_orientation = "white starts on rows 5-6";
 static const char *drv_counting = "0-based";
 /* How move() takes a capture sequence. */
-static enum { DRV_FINAL_SQUARE, DRV_FIRST_LANDING, DRV_ONE_JUMP } drv_captures = DRV_FINAL_SQUARE;
+static enum {
+    DRV_FINAL_SQUARE,
+    DRV_FIRST_LANDING,
+    DRV_ONE_JUMP,
+    DRV_CAPTURED_SQUARE,       /* to: the square of the piece taken, one jump per call */
+    DRV_CAPTURED_SQUARE_WHOLE, /* to: the square of the first piece taken, move() finishing */
+} drv_captures = DRV_FINAL_SQUARE;
 static const char *drv_capture_convention = "the final square";
 
 /* The student's array indices of the handout's square (x, y). */
@@ -190,9 +196,10 @@ static int drv_white_at(int x, int y, int ex, int ey, int fx, int fy) {
 static const char *drv_two_captures =
     "--------/--------/---b----/--------/---b----/---w----/--------/--------";
 
-/* How move() takes a capture sequence: the final square, the first landing, or one jump per call,
- * told by where the man ends up. A program that plays one jump per call is left in the middle of
- * its sequence by the second try, so the third finishes that same sequence. */
+/* How move() takes a capture sequence: the final square, the first landing, one jump per call, or
+ * the square of the piece it takes (one jump per call, or move() finishing the sequence), told by
+ * where the man ends up. A program that plays one jump per call is left in the middle of its
+ * sequence by a try, so the next one finishes that same sequence. */
 static void drv_detect_captures(void) {
     drv_capture_convention = "not detected (taken as the final square)";
     drv_fill(drv_two_captures);
@@ -212,7 +219,38 @@ static void drv_detect_captures(void) {
             drv_captures = DRV_ONE_JUMP;
             drv_capture_convention = "one jump per call";
         }
+        return;
     }
+    drv_fill(drv_two_captures);
+    drv_move(5, 3, 4, 3, drv_white);
+    if (drv_white_at(1, 3, 4, 3, 2, 3) && *drv_cell(drv_board, 5, 3) == drv_empty) {
+        drv_captures = DRV_CAPTURED_SQUARE_WHOLE;
+        drv_capture_convention = "the square of the piece taken, move() finishing the sequence";
+    } else if (drv_white_at(3, 3, 5, 3, 4, 3)) {
+        drv_move(3, 3, 2, 3, drv_white);
+        if (drv_white_at(1, 3, 3, 3, 2, 3)) {
+            drv_captures = DRV_CAPTURED_SQUARE;
+            drv_capture_convention = "the square of the piece taken, one jump per call";
+        }
+    }
+}
+
+/* In the handout's coordinates: the one piece on the line from (x, y) to the landing (lx, ly),
+ * both excluded, in (cx, cy); 0 when there is none or more than one, or the line is no row or
+ * column (then the request is not a capture of one piece). */
+static int drv_taken_between(int x, int y, int lx, int ly, int *cx, int *cy) {
+    int dx = (lx > x) - (lx < x), dy = (ly > y) - (ly < y), found = 0;
+    if ((dx != 0) == (dy != 0)) {
+        return 0;
+    }
+    for (int i = x + dx, j = y + dy; i != lx || j != ly; i += dx, j += dy) {
+        if (*drv_cell(drv_board, i, j) != drv_empty) {
+            found++;
+            *cx = i;
+            *cy = j;
+        }
+    }
+    return found == 1;
 }
 
 /* The piece values: the handout's enum constants when the file has them, else characters, with the
@@ -477,6 +515,10 @@ void drv_command(char **tok, int ntok) {
         } else if (drv_captures == DRV_FIRST_LANDING) {
             n = 1;
         }
+        int by_taken = drv_captures == DRV_CAPTURED_SQUARE || drv_captures == DRV_CAPTURED_SQUARE_WHOLE;
+        if (drv_captures == DRV_CAPTURED_SQUARE_WHOLE) {
+            n = 1;
+        }
         /* One call, or one per jump: the captures add up. A call that leaves the board as it was
          * refused the rest; its value is the answer. */
         r = 0;
@@ -484,7 +526,14 @@ void drv_command(char **tok, int ntok) {
             static drv_cell_t before[8][8];
             int rk;
             memcpy(before, drv_board, sizeof before);
-            rk = drv_move(x, y, lx[k], ly[k], who);
+            /* Where move() wants the piece taken, the jump names it (on the board as the jumps
+             * before left it) instead of its landing; a request that takes no single piece, a
+             * plain move, keeps its square. */
+            int to_x = lx[k], to_y = ly[k];
+            if (by_taken) {
+                drv_taken_between(x, y, lx[k], ly[k], &to_x, &to_y);
+            }
+            rk = drv_move(x, y, to_x, to_y, who);
             if (memcmp(before, drv_board, sizeof before) == 0) {
                 r = rk;
                 break;

@@ -461,6 +461,28 @@ fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
 }
 
 #[test]
+fn a_program_that_names_the_piece_it_takes_is_graded_in_that_convention() {
+    let report = grade_fixture("turkish-draughts", "variant-captured-square");
+    let shown = report.probe.as_ref().expect("the conventions probe ran");
+    assert_eq!(shown.lines[4], "capture sequences: the square of the piece taken, one jump per call");
+    // Every rule is graded under it but the king's long landings: such a program lands right behind
+    // the piece it takes, a reading the driver does not detect yet.
+    let failed: Vec<&str> =
+        report.cases.iter().filter(|c| c.status != CaseStatus::Passed).map(|c| c.id.as_str()).collect();
+    assert_eq!(
+        failed,
+        [
+            "captures/freed-square",
+            "captures/king-at-distance-row",
+            "captures/king-at-distance",
+            "captures/king-sequence"
+        ],
+        "{}",
+        plain_text(&report)
+    );
+}
+
+#[test]
 fn a_function_called_before_any_declaration_is_a_warning_in_the_report_not_a_build_error() {
     let report = grade_fixture("turkish-draughts", "variant-undeclared-function");
     let build = &report.builds[0];

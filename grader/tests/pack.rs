@@ -517,13 +517,9 @@ fn at_rlimits_only_in_gradescopes_layout_no_hostile_program_shows_a_student_a_hi
         return;
     }
     let autograder = Autograder::new();
-    // On Gradescope the bundle holds the only copy of the cases; here this checkout's, readable by
-    // all, would be found by `reads-answers`' search from /: the grader runs where a tmpfs hides it.
     let rlimits_only = autograder.path("bin/rlimits-only-grader");
     let script = format!(
-        "#!/bin/sh\nexec unshare --mount --propagation private sh -c \
-         'mount -t tmpfs -o size=1m none \"$0\" && exec \"$@\"' {} {} --containment rlimits-only \"$@\"\n",
-        cases_root().display(),
+        "#!/bin/sh\nexec {} --containment rlimits-only \"$@\"\n",
         autograder.path("bin/grader").display()
     );
     fs::write(&rlimits_only, script).unwrap();
@@ -539,6 +535,15 @@ fn at_rlimits_only_in_gradescopes_layout_no_hostile_program_shows_a_student_a_hi
         .collect();
     assert!(answers.len() >= 5, "distinctive hidden lines: {answers:?}");
     let inputs = common::hidden_input_names(assignment);
+    // On Gradescope the bundle holds the only copy of the cases; on this machine this checkout's and
+    // other tests' copies are readable by all, and `reads-answers` searches from /. The bundle's hidden
+    // answers begin with a line of their own: a hidden case passes only where they were read.
+    let marker = "an answer of this bundle alone";
+    for case in &hidden {
+        let path = autograder.path(&format!("source/cases/trouble/{}.stdout", case.id));
+        let answer = fs::read(&path).unwrap();
+        fs::write(&path, [format!("{marker}\n").into_bytes(), answer].concat()).unwrap();
+    }
 
     for name in ["reads-answers", "includes-answers", "saves-input"] {
         let submission = tempfile::tempdir().unwrap();
@@ -551,7 +556,19 @@ fn at_rlimits_only_in_gradescopes_layout_no_hostile_program_shows_a_student_a_hi
         autograder.submit(submission.path(), "");
         let results = autograder.run(&rlimits_only);
         let shown = results.to_string();
-        assert_eq!(results["score"].as_f64(), Some(0.0), "{name}: {results:#}");
+        // Another copy's answer, printed, lacks the marker: at most partial credit for one hunk.
+        let hidden_passed: Vec<&serde_json::Value> = results["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["name"].as_str().is_some_and(|n| n.contains("/hidden-")) && t["status"] == "passed")
+            .collect();
+        assert!(hidden_passed.is_empty(), "{name} passed hidden cases: {hidden_passed:#?}");
+        assert!(!shown.contains(marker), "{name} showed a hidden answer");
+        if name != "reads-answers" {
+            // The copies elsewhere give `reads-answers` answers; the others earn nothing.
+            assert_eq!(results["score"].as_f64(), Some(0.0), "{name}: {results:#}");
+        }
         for answer in &answers {
             assert!(!shown.contains(answer.as_str()), "{name} showed the hidden answer line {answer:?}");
         }

@@ -43,7 +43,7 @@ pub use sandbox::{
 };
 pub use slots::{set_slot_count, Slot};
 pub use spawn::{spawn, spawn_admitted, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
-pub use users::RUN_UIDS;
+pub use users::{leased_by_this_process, RUN_UIDS};
 
 use pipes::{drain, feed, set_nonblocking, set_pipe_size, Drained};
 

@@ -52,6 +52,15 @@ struct Leases {
 
 static LEASES: Mutex<Leases> = Mutex::new(Leases { idle: Vec::new(), next: RUN_UIDS.start });
 
+/// Every run user this process has leased, in the order leased.
+static LEASED_HERE: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// The run users this process has leased so far: what it must leave nothing of. Another grader on
+/// the same machine leases others (see [`RunUser::take`]).
+pub fn leased_by_this_process() -> Vec<u32> {
+    LEASED_HERE.lock().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
 impl RunUser {
     /// A run user for one run: one this process used before (scrubbed then), or a new lease,
     /// scrubbed first (a grader that was killed may have left its runs' traces).
@@ -82,6 +91,7 @@ impl RunUser {
             if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
                 continue;
             }
+            LEASED_HERE.lock().unwrap_or_else(PoisonError::into_inner).push(uid);
             let user = RunUser { uid, _lock: lock };
             drop(leases);
             user.scrub(&Snapshot::everything(), false)?;

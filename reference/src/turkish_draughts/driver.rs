@@ -13,10 +13,10 @@
 //! | `init` | nothing: `init_board(board)` (what it prints is dropped) |
 //! | `position R0/R1/.../R7` | nothing: the driver sets the board, eight rows of eight symbols |
 //! | `set X Y S` | nothing: the driver sets one square |
-//! | `move FX FY TX TY PLAYER [L1X L1Y ...]` | `move returned N`; from an empty square, `move from an empty square returned -1 or -2` when it did. A capture sequence may list its landing squares (the last is `TX TY`): the driver needs them for a program whose `move` takes the first landing, or one jump per call |
+//! | `move FX FY TX TY PLAYER [L1X L1Y ...]` | `move returned N`; from an empty square, `move from an empty square returned -1 or -2` when it did. A capture sequence may list its landing squares (the last is `TX TY`): the driver needs them for a program whose `move` takes the first landing, one jump per call, or the square of each piece it takes |
 //! | `end` | `check_end_of_game returned N` (-1, 10 white, 20 black) |
 //! | `convention functions`, `pieces`, `orientation`, `coordinates` | what the driver found; the handout's, in [`HANDOUT_CONVENTIONS`], for a correct program |
-//! | `convention captures` | how `move` takes a capture sequence, all correct: `capture sequences: the final square` here; a program may take `the first landing, move() finishing the sequence` or `one jump per call` |
+//! | `convention captures` | how `move` takes a capture sequence, all correct: `capture sequences: the final square` here; a program may take `the first landing, move() finishing the sequence`, `one jump per call`, `the square of the piece taken, one jump per call` or `the square of the piece taken, move() finishing the sequence` |
 //! | `at X Y` | `X Y: S`, the symbol on one square as the driver reads it |
 //! | `dump` | the board as the driver reads it: eight rows of eight symbols |
 //! | `display` | what `display_board(board)` prints (the C driver puts the rows of a program with white on rows 1-2 in the handout's order) |
