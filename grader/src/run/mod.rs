@@ -245,7 +245,7 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     let mut out = Capture::new(limits.output_bytes, 0);
     let mut err = stderr_capture(limits);
     let mut buffer = vec![0u8; CHUNK];
-    let deadline = running.started().checked_add(limits.wall);
+    let mut deadline = running.started().checked_add(limits.wall);
     // At first the run waits for the program's end (and feeds its input) without reading its output,
     // which the enlarged pipes hold: a short program then costs one wake-up, not one per write it
     // makes (most print line by line). A program that fills a pipe sooner waits for the rest of
@@ -267,6 +267,15 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
                 break;
             }
         } else if deadline.is_some_and(|d| now >= d) {
+            // The time the run's threads were ready but waited for a CPU (a machine busy with
+            // other work) is not the program's: its limit moves by as much, up to ten times over.
+            let waited = procs::RunQueueWaits::read(running.pid(), running.is_sandboxed())
+                .longest_since(&procs::RunQueueWaits::default());
+            let extended = running.started().checked_add(limits.wall + waited.min(limits.wall * 10));
+            if extended.is_some_and(|e| e > now) {
+                deadline = extended;
+                continue;
+            }
             timed_out = true;
             running.kill();
             ended_at = Some(now);
@@ -579,6 +588,26 @@ mod tests {
         // On a virtual machine under load the kernel's CPU-limit clock can run up to about half a
         // second ahead of the rusage it reports afterwards: only check that the time is plausible.
         assert!(outcome.cpu_time >= limits.cpu / 2, "{:?}", outcome.cpu_time);
+    }
+
+    #[test]
+    fn a_busy_machine_does_not_turn_a_cpu_limit_into_a_wall_limit() {
+        // Three spinning processes per CPU: the program gets about a quarter of one. Its wall limit
+        // counts only the time it ran or slept, so its CPU limit still comes first, as on an idle
+        // machine.
+        let cpus = thread::available_parallelism().map_or(1, |n| n.get());
+        let mut hogs: Vec<_> = (0..3 * cpus)
+            .map(|_| {
+                std::process::Command::new("/bin/sh").args(["-c", "while :; do :; done"]).spawn().unwrap()
+            })
+            .collect();
+        let limits = Limits { wall: Duration::from_secs(3), cpu: Duration::from_secs(1), ..limits() };
+        let outcome = run_sh("while :; do :; done", b"", &limits);
+        for hog in &mut hogs {
+            let _ = hog.kill();
+            let _ = hog.wait();
+        }
+        assert_eq!(outcome.termination, Termination::Killed { limit: Limit::Cpu }, "{:?}", outcome.wall_time);
     }
 
     #[test]

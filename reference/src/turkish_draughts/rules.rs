@@ -179,6 +179,15 @@ impl Outcome {
     }
 }
 
+/// Rules the handout leaves open, as the reference plays them by default.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// A king may turn back 180 degrees between two captures. The official rule forbids it and the
+    /// reference follows it; the handout never states it, so cases avoid every position where it
+    /// changes the answer (a test replays them under both).
+    pub king_may_turn_back: bool,
+}
+
 /// The board: one optional piece per square.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -278,12 +287,17 @@ impl Board {
     /// Every legal move of `player`: when any capture exists, only the sequences capturing the most
     /// pieces over all of the player's pieces (rule 7); otherwise every plain move.
     pub fn legal_moves(&self, player: Player) -> Vec<Move> {
+        self.legal_moves_under(player, Rules::default())
+    }
+
+    /// [`Board::legal_moves`] under `rules`: the reference's own, or a reading the handout allows.
+    pub fn legal_moves_under(&self, player: Player, rules: Rules) -> Vec<Move> {
         let mut captures = Vec::new();
         for (from, piece) in self.pieces(player) {
             let mut board = self.clone();
             board.set(from, None);
             let mut path = (Vec::new(), Vec::new());
-            board.sequences(piece, from, from, None, &mut path, &mut captures);
+            board.sequences(piece, from, from, None, rules, &mut path, &mut captures);
         }
         if let Some(most) = captures.iter().map(Move::captures).max() {
             captures.retain(|m| m.captures() == most);
@@ -311,18 +325,21 @@ impl Board {
     /// Collects every maximal capture sequence of `piece` (already lifted off `from`) standing on
     /// `at`, with the captured pieces removed as they are jumped; `last` is the direction of the
     /// previous capture (a king may not turn back along it).
+    #[allow(clippy::too_many_arguments)] // one recursion's state, passed down as it is
     fn sequences(
         &mut self,
         piece: Piece,
         from: Square,
         at: Square,
         last: Option<(i32, i32)>,
+        rules: Rules,
         path: &mut (Vec<Square>, Vec<Square>),
         found: &mut Vec<Move>,
     ) {
         let mut extended = false;
         for direction in Self::directions(piece) {
-            if last.is_some_and(|(dx, dy)| (dx, dy) == (-direction.0, -direction.1)) && piece.king {
+            let turns_back = last.is_some_and(|(dx, dy)| (dx, dy) == (-direction.0, -direction.1));
+            if turns_back && piece.king && !rules.king_may_turn_back {
                 continue;
             }
             // The enemy piece to jump: adjacent for a man; for a king, the first piece along the line.
@@ -346,7 +363,7 @@ impl Board {
                 self.set(victim_square, None);
                 path.0.push(landing);
                 path.1.push(victim_square);
-                self.sequences(piece, from, landing, Some(direction), path, found);
+                self.sequences(piece, from, landing, Some(direction), rules, path, found);
                 path.0.pop();
                 path.1.pop();
                 self.set(victim_square, Some(victim));
