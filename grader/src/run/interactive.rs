@@ -6,15 +6,12 @@ use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
 use super::pipes::{drain, set_nonblocking, Capture, Drained};
-use super::procs::RunQueueWaits;
+use super::procs::{RunQueueWaits, MOST_EXTENSION};
 use super::{spawn, RunError, RunOutcome, Running, SpawnRequest, CHUNK};
 
 /// How long an answer may take before the wait for it starts counting the program's time waiting
 /// for a CPU.
 const QUICK_ANSWER: Duration = Duration::from_millis(50);
-
-/// The time waiting for a CPU added to an answer's time limit at most, in multiples of it.
-const MOST_EXTENSION: u32 = 10;
 
 /// What reading a line gave.
 #[derive(Debug, Clone, PartialEq, Eq)]

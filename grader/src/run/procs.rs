@@ -29,6 +29,10 @@ pub(super) fn run_processes(top: libc::pid_t, sandboxed: bool) -> Vec<libc::pid_
     pids
 }
 
+/// The time waiting for a CPU a run's time limit (wall, or an answer's) is extended by at most, in
+/// multiples of the limit.
+pub(super) const MOST_EXTENSION: u32 = 10;
+
 /// How long each thread of a run had waited on a run queue (ready, not running) when it was read.
 #[derive(Debug, Clone, Default)]
 pub(super) struct RunQueueWaits {

@@ -511,7 +511,8 @@ impl Plan {
             // SAFETY: geteuid has no preconditions.
             drop_to_inside_id: unsafe { libc::geteuid() } == 0,
             program_stack: vec![0; PROGRAM_STACK_BYTES],
-            ipc_limits: ipc_limits(limits.memory_bytes)?,
+            // A memory cgroup counts shared memory and queues already: six /proc writes saved a run.
+            ipc_limits: if with_cgroup { Vec::new() } else { ipc_limits(limits.memory_bytes)? },
         })
     }
 }
