@@ -114,7 +114,7 @@ impl Interactive {
             }
             if now >= deadline {
                 let waited = waits_before.as_ref().map_or(Duration::ZERO, |before| {
-                    RunQueueWaits::read(self.running.pid(), self.running.is_sandboxed()).longest_since(before)
+                    RunQueueWaits::read(self.running.pid(), self.running.is_sandboxed()).starved_since(before)
                 });
                 let extended = started + timeout + waited.min(timeout * MOST_EXTENSION);
                 if extended <= now {

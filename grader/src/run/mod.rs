@@ -270,7 +270,7 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
             // The time the run's threads were ready but waited for a CPU (a machine busy with
             // other work) is not the program's: its limit moves by as much, up to ten times over.
             let waited = procs::RunQueueWaits::read(running.pid(), running.is_sandboxed())
-                .longest_since(&procs::RunQueueWaits::default());
+                .starved_since(&procs::RunQueueWaits::none_at(running.started()));
             let most = limits.wall * procs::MOST_EXTENSION;
             let extended = running.started().checked_add(limits.wall + waited.min(most));
             if extended.is_some_and(|e| e > now) {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::fs;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Processes read at most: a fork bomb's tree is busy long before it is all read.
 const MOST_PROCESSES_READ: usize = 256;
@@ -33,15 +33,42 @@ pub(super) fn run_processes(top: libc::pid_t, sandboxed: bool) -> Vec<libc::pid_
 /// multiples of the limit.
 pub(super) const MOST_EXTENSION: u32 = 10;
 
-/// How long each thread of a run had waited on a run queue (ready, not running) when it was read.
-#[derive(Debug, Clone, Default)]
+/// CPU time of every process of the run whose top process is `top` (see [`run_processes`]), and of
+/// the children they reaped (in a sandbox, PID 1 reaps orphans: its children's times count too).
+pub(super) fn run_cpu_time(top: libc::pid_t, sandboxed: bool) -> Duration {
+    // SAFETY: sysconf has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let times = |pid: libc::pid_t, fields: std::ops::Range<usize>| -> f64 {
+        let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else { return 0.0 };
+        let Some((_, after)) = stat.rsplit_once(')') else { return 0.0 };
+        // Fields after the command: state is the 3rd overall, utime the 14th ... cstime the 17th.
+        let all: Vec<&str> = after.split_whitespace().collect();
+        all.get(fields).unwrap_or_default().iter().filter_map(|f| f.parse::<f64>().ok()).sum()
+    };
+    // A process that ended meanwhile was reaped into its parent's children's times.
+    let mut total: f64 = run_processes(top, sandboxed).into_iter().map(|pid| times(pid, 11..15)).sum();
+    if sandboxed {
+        total += times(top, 13..15);
+    }
+    Duration::from_secs_f64(total / ticks)
+}
+
+/// A run's threads' waits on a run queue (ready, not running), and the run's CPU time, when read.
+#[derive(Debug, Clone)]
 pub(super) struct RunQueueWaits {
     waited: HashMap<libc::pid_t, Duration>,
+    cpu: Duration,
+    at: Instant,
 }
 
 impl RunQueueWaits {
-    /// The threads of the run whose top process is `top` (see [`run_processes`]), now. Empty where
-    /// the kernel keeps no scheduler statistics (`/proc/<pid>/schedstat`).
+    /// Nothing waited and no CPU used at `at`: a run's start.
+    pub(super) fn none_at(at: Instant) -> RunQueueWaits {
+        RunQueueWaits { waited: HashMap::new(), cpu: Duration::ZERO, at }
+    }
+
+    /// The threads of the run whose top process is `top` (see [`run_processes`]), now. No waits
+    /// where the kernel keeps no scheduler statistics (`/proc/<pid>/schedstat`).
     pub(super) fn read(top: libc::pid_t, sandboxed: bool) -> RunQueueWaits {
         let mut waited = HashMap::new();
         for pid in run_processes(top, sandboxed) {
@@ -55,23 +82,32 @@ impl RunQueueWaits {
                 }
             }
         }
-        RunQueueWaits { waited }
+        RunQueueWaits { waited, cpu: run_cpu_time(top, sandboxed), at: Instant::now() }
     }
 
-    /// The longest any one thread has waited for a CPU since `earlier` (a thread new since then, all
-    /// its waiting): the delay a loaded machine put on the thread that was to answer, at most.
-    pub(super) fn longest_since(&self, earlier: &RunQueueWaits) -> Duration {
-        self.waited
+    /// How long the machine kept the run from a CPU since `earlier`: the longest any one thread
+    /// waited (a thread new since then, all its waiting), but no more than the time the run had less
+    /// than a whole CPU. A run whose own processes crowd each other (a fork bomb) had its CPU: what
+    /// it waited is its own doing.
+    pub(super) fn starved_since(&self, earlier: &RunQueueWaits) -> Duration {
+        let longest = self
+            .waited
             .iter()
             .map(|(tid, &now)| now.saturating_sub(earlier.waited.get(tid).copied().unwrap_or_default()))
             .max()
-            .unwrap_or_default()
+            .unwrap_or_default();
+        let short_of_a_cpu = self
+            .at
+            .saturating_duration_since(earlier.at)
+            .saturating_sub(self.cpu.saturating_sub(earlier.cpu));
+        longest.min(short_of_a_cpu)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::process::CommandExt;
     use std::process::Command;
 
     #[test]
@@ -98,10 +134,37 @@ mod tests {
             assert_eq!(waits.waited.len(), 3, "one thread each");
         }
         // Nothing has waited since a reading of the same moment.
-        assert_eq!(waits.longest_since(&waits), Duration::ZERO);
-        let later = RunQueueWaits {
+        assert_eq!(waits.starved_since(&waits), Duration::ZERO);
+        // 7 ms more of waiting over 10 ms with 1 ms of CPU: starved 7 ms. With 5 ms of CPU, only 5:
+        // the run had its CPU the rest of the time, and what its threads waited was for each other.
+        let later = |cpu_ms| RunQueueWaits {
             waited: waits.waited.iter().map(|(&t, &w)| (t, w + Duration::from_millis(7))).collect(),
+            cpu: waits.cpu + Duration::from_millis(cpu_ms),
+            at: waits.at + Duration::from_millis(10),
         };
-        assert_eq!(later.longest_since(&waits), Duration::from_millis(7));
+        assert_eq!(later(1).starved_since(&waits), Duration::from_millis(7));
+        assert_eq!(later(5).starved_since(&waits), Duration::from_millis(5));
+    }
+
+    #[test]
+    fn a_run_whose_own_processes_crowd_each_other_is_not_starved() {
+        // Eight spinning children per CPU: they wait for each other, not for the machine.
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let script = format!("for i in $(seq {}); do (while :; do :; done) & done; wait", 8 * cpus);
+        let mut shell = Command::new("/bin/sh").args(["-c", &script]).process_group(0).spawn().unwrap();
+        let top = shell.id() as libc::pid_t;
+        let start = RunQueueWaits::none_at(Instant::now());
+        std::thread::sleep(Duration::from_millis(1500));
+        let now = RunQueueWaits::read(top, false);
+        // SAFETY: kill takes integers; the shell leads a process group of its own.
+        unsafe { libc::kill(-top, libc::SIGKILL) };
+        let _ = shell.wait();
+        let longest = now.waited.values().max().copied().unwrap_or_default();
+        if longest.is_zero() {
+            eprintln!("skipped: no scheduler statistics here");
+            return;
+        }
+        assert!(now.cpu > Duration::from_millis(1500), "the run had more than a CPU: {:?}", now.cpu);
+        assert_eq!(now.starved_since(&start), Duration::ZERO, "its threads waited {longest:?}");
     }
 }

@@ -9,7 +9,6 @@
 //! sandbox reports the program's end (see `run`). The callers keep more runner threads than cores
 //! (see `grade`), so released slots are used.
 
-use std::fs;
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -165,24 +164,10 @@ impl IdleWatch {
         false
     }
 
-    /// CPU time of every process of the run: the program and its descendants (in a sandbox, every
-    /// descendant of PID 1, orphans included), and the children they reaped. A parent that sleeps
-    /// while its children spin is busy.
+    /// CPU time of every process of the run (see `procs::run_cpu_time`): a parent that sleeps while
+    /// its children spin is busy.
     fn cpu_time(&self) -> Option<Duration> {
-        let pids = super::procs::run_processes(self.pid, self.sandboxed);
-        // SAFETY: sysconf has no preconditions.
-        let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
-        let mut total = 0.0;
-        for pid in pids {
-            // A process that ended meanwhile was reaped into its parent's children's times.
-            let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
-            let (_, fields) = stat.rsplit_once(')')?;
-            // Fields after the command: state is 3rd overall, utime the 14th ... cstime the 17th.
-            let numbers: Vec<f64> =
-                fields.split_whitespace().skip(11).take(4).filter_map(|f| f.parse().ok()).collect();
-            total += numbers.iter().sum::<f64>();
-        }
-        Some(Duration::from_secs_f64(total / ticks))
+        Some(super::procs::run_cpu_time(self.pid, self.sandboxed))
     }
 }
 
