@@ -513,6 +513,27 @@ mod tests {
         !is_running(pid, command)
     }
 
+    /// Processes spinning on every CPU, as on a machine busy with other work, until dropped.
+    struct BusyMachine(Vec<std::process::Child>);
+
+    impl BusyMachine {
+        /// `per_cpu` spinning processes per CPU.
+        fn start(per_cpu: usize) -> BusyMachine {
+            let cpus = thread::available_parallelism().map_or(1, |n| n.get());
+            let spin = || std::process::Command::new("/bin/sh").args(["-c", "while :; do :; done"]).spawn();
+            BusyMachine((0..per_cpu * cpus).map(|_| spin().unwrap()).collect())
+        }
+    }
+
+    impl Drop for BusyMachine {
+        fn drop(&mut self) {
+            for hog in &mut self.0 {
+                let _ = hog.kill();
+                let _ = hog.wait();
+            }
+        }
+    }
+
     #[test]
     fn a_normal_exit_reports_its_code_and_exact_output() {
         let outcome = run_sh("printf 'hello\\nworld\\n'; echo oops >&2; exit 3", b"", &limits());
@@ -596,18 +617,10 @@ mod tests {
         // Three spinning processes per CPU: the program gets about a quarter of one. Its wall limit
         // counts only the time it ran or slept, so its CPU limit still comes first, as on an idle
         // machine.
-        let cpus = thread::available_parallelism().map_or(1, |n| n.get());
-        let mut hogs: Vec<_> = (0..3 * cpus)
-            .map(|_| {
-                std::process::Command::new("/bin/sh").args(["-c", "while :; do :; done"]).spawn().unwrap()
-            })
-            .collect();
+        let hogs = BusyMachine::start(3);
         let limits = Limits { wall: Duration::from_secs(3), cpu: Duration::from_secs(1), ..limits() };
         let outcome = run_sh("while :; do :; done", b"", &limits);
-        for hog in &mut hogs {
-            let _ = hog.kill();
-            let _ = hog.wait();
-        }
+        drop(hogs);
         assert_eq!(outcome.termination, Termination::Killed { limit: Limit::Cpu }, "{:?}", outcome.wall_time);
     }
 
@@ -901,12 +914,7 @@ mod tests {
     fn an_answer_the_machine_kept_waiting_for_a_cpu_is_in_time() {
         // Three spinning processes per CPU: the program's 0.3 s of work takes about four times as
         // long, most of it waiting for a CPU.
-        let cpus = thread::available_parallelism().map_or(1, |n| n.get());
-        let mut hogs: Vec<_> = (0..3 * cpus)
-            .map(|_| {
-                std::process::Command::new("/bin/sh").args(["-c", "while :; do :; done"]).spawn().unwrap()
-            })
-            .collect();
+        let hogs = BusyMachine::start(3);
         let argv = argv("read x; i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; echo done; read y");
         let env = BTreeMap::new();
         let limits = limits();
@@ -922,10 +930,7 @@ mod tests {
         let answer = program.read_line(Duration::from_millis(700));
         // A program that waits for input instead is not kept waiting: its time runs as before.
         let silence = program.read_line(Duration::from_millis(300));
-        for hog in &mut hogs {
-            let _ = hog.kill();
-            let _ = hog.wait();
-        }
+        drop(hogs);
         assert_eq!(answer, LineRead::Line(b"done".to_vec()));
         assert_eq!(silence, LineRead::TimedOut);
     }
