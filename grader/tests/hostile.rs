@@ -447,26 +447,35 @@ fn unprivileged_grader_is_contained_too() {
     }
     let home = tempfile::tempdir_in("/tmp").unwrap();
     std::os::unix::fs::chown(home.path(), Some(65534), Some(65534)).unwrap();
+    // The grader run as `nobody`, in a home of its own, on a submission.
+    let as_nobody = |args: &[&str], submission: std::path::PathBuf| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
+            .args(args)
+            .arg("--cache-dir")
+            .arg(home.path().join("cache"))
+            .arg(submission)
+            .current_dir(home.path())
+            .env("TMPDIR", home.path())
+            .env("HOME", home.path())
+            .uid(65534)
+            .gid(65534)
+            .output()
+            .unwrap()
+    };
     // Without namespaces it cannot give runs users of their own, and its report says so.
-    let self_check = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
-        .args([
+    let self_check = as_nobody(
+        &[
             "--containment",
             "rlimits-only",
             "--accept-readable-cases",
             "grade",
             "--assignment",
             "trouble",
-        ])
-        .args(["--case", "checkWin/*", "--cache-dir"])
-        .arg(home.path().join("cache"))
-        .arg(common::repo().join("fixtures/trouble/correct"))
-        .current_dir(home.path())
-        .env("TMPDIR", home.path())
-        .env("HOME", home.path())
-        .uid(65534)
-        .gid(65534)
-        .output()
-        .unwrap();
+            "--case",
+            "checkWin/*",
+        ],
+        common::repo().join("fixtures/trouble/correct"),
+    );
     let said = String::from_utf8_lossy(&self_check.stdout);
     assert!(
         said.contains("ran as the grader's own user"),
@@ -474,17 +483,10 @@ fn unprivileged_grader_is_contained_too() {
         String::from_utf8_lossy(&self_check.stderr)
     );
     for name in ["reads-answers", "writes-outside", "fork-bomb"] {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
-            .args(["grade", "--assignment", "trouble", "--format", "json", "--cache-dir"])
-            .arg(home.path().join("cache"))
-            .arg(common::repo().join("fixtures/hostile").join(name))
-            .current_dir(home.path())
-            .env("TMPDIR", home.path())
-            .env("HOME", home.path())
-            .uid(65534)
-            .gid(65534)
-            .output()
-            .unwrap();
+        let output = as_nobody(
+            &["grade", "--assignment", "trouble", "--format", "json"],
+            common::repo().join("fixtures/hostile").join(name),
+        );
         let stderr = String::from_utf8_lossy(&output.stderr);
         if output.status.code() == Some(3) && stderr.contains("rlimits-only") {
             // Without namespaces a grader that is not root refuses hidden cases its programs could read.
