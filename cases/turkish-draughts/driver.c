@@ -17,7 +17,8 @@
  * or characters), where init_board puts white (also a transposed board),
  * whether move() counts from 0 or 1, the player values move() takes, and how
  * it takes a capture sequence (its final square, its first landing, one jump
- * per call, or the square of the piece it takes). `convention NAME` prints what it found, and
+ * per call, or the square of the piece it takes), and where a king lands after a capture (anywhere
+ * beyond, or right behind the piece taken). `convention NAME` prints what it found, and
  * `convention functions` which required functions fallbacks.c stands in for. Every detection is
  * judged by the board move() leaves, never by its return value, so that a
  * program with junk return values is graded under its conventions too.
@@ -70,6 +71,11 @@ static enum {
     DRV_CAPTURED_SQUARE_WHOLE, /* to: the square of the first piece taken, move() finishing */
 } drv_captures = DRV_FINAL_SQUARE;
 static const char *drv_capture_convention = "the final square";
+/* A first-landing program whose king, landing beyond the square right behind the piece it took,
+ * ends the call there: the sequence goes on with the next call. */
+static int drv_long_landing_ends = 0;
+/* Where a king lands after a capture (rule 6): any vacant square beyond, or right behind. */
+static const char *drv_king_landing = "not detected";
 
 /* The student's array indices of the handout's square (x, y). */
 static drv_cell_t *drv_cell(drv_cell_t board[][8], int x, int y) {
@@ -192,6 +198,68 @@ static int drv_white_at(int x, int y, int ex, int ey, int fx, int fy) {
            && *drv_cell(drv_board, fx, fy) == drv_empty;
 }
 
+/* In the handout's coordinates: the one piece on the line from (x, y) to the landing (lx, ly),
+ * both excluded, in (cx, cy); 0 when there is none or more than one, or the line is no row or
+ * column (then the request is not a capture of one piece). */
+static int drv_taken_between(int x, int y, int lx, int ly, int *cx, int *cy) {
+    int dx = (lx > x) - (lx < x), dy = (ly > y) - (ly < y), found = 0;
+    if ((dx != 0) == (dy != 0)) {
+        return 0;
+    }
+    for (int i = x + dx, j = y + dy; i != lx || j != ly; i += dx, j += dy) {
+        if (*drv_cell(drv_board, i, j) != drv_empty) {
+            found++;
+            *cx = i;
+            *cy = j;
+        }
+    }
+    return found == 1;
+}
+
+/* Plays the move from (fx, fy) through the n landing squares (lx, ly) (the last is its final
+ * square; one for a plain move) in the student's capture convention: one call, or one per jump, the
+ * captures adding up. A call that leaves the board as it was refused the rest; its value is the
+ * answer. Where a king's long landing ends the call (a first-landing program), the next call goes
+ * on from the landing where the piece stopped. */
+static int drv_play(int fx, int fy, const int lx[], const int ly[], int n, drv_player_t who) {
+    static drv_cell_t before[8][8];
+    int by_taken = drv_captures == DRV_CAPTURED_SQUARE || drv_captures == DRV_CAPTURED_SQUARE_WHOLE;
+    int r = 0, calls = 0;
+    for (int k = drv_captures == DRV_FINAL_SQUARE ? n - 1 : 0, x = fx, y = fy; k < n; calls++) {
+        int rk, next = k + 1;
+        memcpy(before, drv_board, sizeof before);
+        /* Where move() wants the piece taken, the jump names it (on the board as the jumps before
+         * left it) instead of its landing; a request that takes no single piece, a plain move,
+         * keeps its square. */
+        int to_x = lx[k], to_y = ly[k];
+        if (by_taken) {
+            drv_taken_between(x, y, lx[k], ly[k], &to_x, &to_y);
+        }
+        rk = drv_move(x, y, to_x, to_y, who);
+        if (memcmp(before, drv_board, sizeof before) == 0) {
+            r = rk;
+            break;
+        }
+        r = calls == 0 ? rk : r + rk;
+        if (drv_captures == DRV_FIRST_LANDING || drv_captures == DRV_CAPTURED_SQUARE_WHOLE) {
+            /* move() finishes the sequence itself; a king whose long landing ended the call
+             * stands on a landing before the last, where the next call starts. */
+            drv_cell_t mover = *drv_cell(before, x, y);
+            next = n;
+            for (int j = n - 2; j >= k && drv_long_landing_ends; j--) {
+                if (*drv_cell(drv_board, lx[j], ly[j]) == mover && *drv_cell(before, lx[j], ly[j]) != mover) {
+                    next = j + 1;
+                    break;
+                }
+            }
+        }
+        x = lx[next - 1];
+        y = ly[next - 1];
+        k = next;
+    }
+    return r;
+}
+
 /* White's man on (5, 3) can take (4, 3) and then (2, 3): one sequence, final square (1, 3). */
 static const char *drv_two_captures =
     "--------/--------/---b----/--------/---b----/---w----/--------/--------";
@@ -235,22 +303,53 @@ static void drv_detect_captures(void) {
     }
 }
 
-/* In the handout's coordinates: the one piece on the line from (x, y) to the landing (lx, ly),
- * both excluded, in (cx, cy); 0 when there is none or more than one, or the line is no row or
- * column (then the request is not a capture of one piece). */
-static int drv_taken_between(int x, int y, int lx, int ly, int *cx, int *cy) {
-    int dx = (lx > x) - (lx < x), dy = (ly > y) - (ly < y), found = 0;
-    if ((dx != 0) == (dy != 0)) {
-        return 0;
+/* White's king on (6, 3) takes (5, 3) and may land anywhere up to (0, 3); landing on (2, 3), it
+ * can take (2, 5) next, landing on (2, 6) before its own man: the one sequence of two. */
+static const char *drv_king_capture =
+    "--------/--------/--------/--------/--------/---b----/---W----/--------";
+static const char *drv_king_two_captures =
+    "--------/--------/-----b-w/--------/--------/---b----/---W----/--------";
+
+/* Whether the handout's square holds a white king, and the king's start square is empty. */
+static int drv_white_king_at(int x, int y) {
+    return *drv_cell(drv_board, x, y) == drv_white_king && *drv_cell(drv_board, 6, 3) == drv_empty;
+}
+
+/* Where a king lands after a capture (rule 6 reads either way): a far landing is tried, then the
+ * square right behind the piece taken. Judged by where the king stands, so that a program that
+ * leaves the piece taken on the board (a defect `captures` grades) is read right. For a program
+ * that takes the first landing and finishes the sequence itself: whether a king's long landing
+ * ends the call, the next call going on with the sequence. */
+static void drv_detect_king_landing(void) {
+    static const int far_x[] = {2, 2}, far_y[] = {3, 6}, near_x[] = {4}, near_y[] = {3};
+    drv_fill(drv_king_capture);
+    drv_play(6, 3, far_x, far_y, 1, drv_white);
+    if (drv_white_king_at(2, 3)) {
+        drv_king_landing = "land on any vacant square beyond the piece taken";
+    } else {
+        /* A program that names the piece it takes was asked for it, and lands where it lands. */
+        if (!drv_white_king_at(4, 3)) {
+            drv_fill(drv_king_capture);
+            drv_play(6, 3, near_x, near_y, 1, drv_white);
+        }
+        if (drv_white_king_at(4, 3)) {
+            drv_king_landing = "land right behind the piece taken";
+        }
+        return;
     }
-    for (int i = x + dx, j = y + dy; i != lx || j != ly; i += dx, j += dy) {
-        if (*drv_cell(drv_board, i, j) != drv_empty) {
-            found++;
-            *cx = i;
-            *cy = j;
+    if (drv_captures != DRV_FIRST_LANDING) {
+        return;
+    }
+    drv_fill(drv_king_two_captures);
+    drv_play(6, 3, far_x, far_y, 2, drv_white);
+    if (drv_white_king_at(2, 3) && *drv_cell(drv_board, 2, 5) == drv_black_man) {
+        drv_move(2, 3, 2, 6, drv_white);
+        if (drv_white_king_at(2, 6) && *drv_cell(drv_board, 2, 5) == drv_empty) {
+            drv_long_landing_ends = 1;
+            drv_capture_convention =
+                "the first landing, move() finishing the sequence; a king's long landing ends the call";
         }
     }
-    return found == 1;
 }
 
 /* The piece values: the handout's enum constants when the file has them, else characters, with the
@@ -332,6 +431,7 @@ static void drv_detect(void) {
                 }
             }
             drv_detect_captures();
+            drv_detect_king_landing();
             drv_fill(NULL);
             return;
         }
@@ -508,38 +608,12 @@ void drv_command(char **tok, int ntok) {
         }
         int was_empty = *drv_cell(drv_board, fx, fy) == drv_empty;
         drv_player_t who = strcmp(tok[5], "white") == 0 ? drv_white : drv_black;
-        if (n == 0 || drv_captures == DRV_FINAL_SQUARE) {
+        if (n == 0) {
             lx[0] = tx;
             ly[0] = ty;
             n = 1;
-        } else if (drv_captures == DRV_FIRST_LANDING) {
-            n = 1;
         }
-        int by_taken = drv_captures == DRV_CAPTURED_SQUARE || drv_captures == DRV_CAPTURED_SQUARE_WHOLE;
-        if (drv_captures == DRV_CAPTURED_SQUARE_WHOLE) {
-            n = 1;
-        }
-        /* One call, or one per jump: the captures add up. A call that leaves the board as it was
-         * refused the rest; its value is the answer. */
-        r = 0;
-        for (int k = 0, x = fx, y = fy; k < n; x = lx[k], y = ly[k], k++) {
-            static drv_cell_t before[8][8];
-            int rk;
-            memcpy(before, drv_board, sizeof before);
-            /* Where move() wants the piece taken, the jump names it (on the board as the jumps
-             * before left it) instead of its landing; a request that takes no single piece, a
-             * plain move, keeps its square. */
-            int to_x = lx[k], to_y = ly[k];
-            if (by_taken) {
-                drv_taken_between(x, y, lx[k], ly[k], &to_x, &to_y);
-            }
-            rk = drv_move(x, y, to_x, to_y, who);
-            if (memcmp(before, drv_board, sizeof before) == 0) {
-                r = rk;
-                break;
-            }
-            r = k == 0 ? rk : r + rk;
-        }
+        r = drv_play(fx, fy, lx, ly, n, who);
         if (was_empty && (r == -1 || r == -2)) {
             printf("move from an empty square returned -1 or -2\n");
         } else {
@@ -572,6 +646,8 @@ void drv_command(char **tok, int ntok) {
         printf("coordinates: %s\n", drv_counting);
     } else if (strcmp(cmd, "convention") == 0 && ntok == 2 && strcmp(tok[1], "captures") == 0) {
         printf("capture sequences: %s\n", drv_capture_convention);
+    } else if (strcmp(cmd, "convention") == 0 && ntok == 2 && strcmp(tok[1], "king-landing") == 0) {
+        printf("king captures: %s\n", drv_king_landing);
     } else if (strcmp(cmd, "at") == 0 && ntok == 3 && drv_coordinate(tok[1], &fx)
                && drv_coordinate(tok[2], &fy)) {
         printf("%d %d: %c\n", fx, fy, drv_symbol(*drv_cell(drv_board, fx, fy)));

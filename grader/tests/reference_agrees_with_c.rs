@@ -381,7 +381,7 @@ fn draughts_driver(dir: &Path, fixture: &str) -> PathBuf {
 
 /// Programs in other conventions than the handout's, which the driver must grade by the same rules:
 /// each with what `convention NAME` prints for it where that differs from the handout's.
-const DRAUGHTS_CONVENTIONS: [(&str, &[(&str, &str)]); 9] = [
+const DRAUGHTS_CONVENTIONS: [(&str, &[(&str, &str)]); 10] = [
     ("correct", &[]),
     ("variant-display-blank-lines", &[]),
     ("variant-prints-inside", &[]),
@@ -394,8 +394,28 @@ const DRAUGHTS_CONVENTIONS: [(&str, &[(&str, &str)]); 9] = [
     ),
     ("variant-one-jump-per-call", &[("captures", "capture sequences: one jump per call")]),
     (
+        "variant-long-landing-ends-call",
+        &[(
+            "captures",
+            "capture sequences: the first landing, move() finishing the sequence; a king's long landing ends the call",
+        )],
+    ),
+    (
         "variant-characters",
         &[("pieces", "pieces: the characters w b W B and '-' for empty, players white as 'w', black as 'b'")],
+    ),
+];
+
+/// Programs that read rule 6 otherwise (a king lands right behind the piece it takes): the rules
+/// differ, so only their conventions are compared here.
+const DRAUGHTS_READINGS: [(&str, &[(&str, &str)]); 2] = [
+    ("variant-king-lands-behind", &[("king-landing", "king captures: land right behind the piece taken")]),
+    (
+        "variant-captured-square",
+        &[
+            ("captures", "capture sequences: the square of the piece taken, one jump per call"),
+            ("king-landing", "king captures: land right behind the piece taken"),
+        ],
     ),
 ];
 
@@ -404,7 +424,7 @@ fn the_turkish_draughts_driver_finds_each_programs_conventions() {
     use reference::turkish_draughts::driver::HANDOUT_CONVENTIONS;
 
     let dir = tempfile::tempdir().unwrap();
-    for (fixture, differences) in DRAUGHTS_CONVENTIONS {
+    for (fixture, differences) in DRAUGHTS_CONVENTIONS.into_iter().chain(DRAUGHTS_READINGS) {
         let exe = draughts_driver(dir.path(), fixture);
         let script: String =
             HANDOUT_CONVENTIONS.iter().map(|(name, _)| format!("convention {name}\n")).collect();
@@ -430,7 +450,7 @@ fn two_hundred_random_turkish_draughts_driver_scripts_agree_under_every_conventi
         .map(|(fixture, ..)| (*fixture, draughts_driver(dir.path(), fixture)))
         .collect();
     let mut rng = fastrand::Rng::with_seed(2018);
-    let (mut agreed, mut captures) = (0, 0);
+    let (mut agreed, mut captures, mut long_landings) = (0, 0, 0);
     while agreed < 200 {
         let position = if rng.u8(..4) == 0 { "start".to_owned() } else { random_draughts_position(&mut rng) };
         let mut commands =
@@ -448,6 +468,13 @@ fn two_hundred_random_turkish_draughts_driver_scripts_agree_under_every_conventi
                 // its landing squares, as cases do.
                 0 | 1 if !legal.is_empty() => {
                     let mv = &legal[rng.usize(..legal.len())];
+                    // A king landing beyond the square right behind a piece, with more to take after.
+                    long_landings += (1..mv.landings.len())
+                        .filter(|&i| {
+                            let (l, c) = (mv.landings[i - 1], mv.captured[i - 1]);
+                            (l.x - c.x).abs() + (l.y - c.y).abs() > 1
+                        })
+                        .count();
                     let landings: String = mv.landings.iter().map(|l| format!(" {} {}", l.x, l.y)).collect();
                     (mv.from, mv.to, landings)
                 }
@@ -496,4 +523,5 @@ fn two_hundred_random_turkish_draughts_driver_scripts_agree_under_every_conventi
         agreed += 1;
     }
     assert!(captures > 100, "the scripts played {captures} captures");
+    assert!(long_landings > 5, "the scripts asked for {long_landings} long landings in a sequence");
 }

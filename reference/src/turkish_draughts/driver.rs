@@ -16,7 +16,8 @@
 //! | `move FX FY TX TY PLAYER [L1X L1Y ...]` | `move returned N`; from an empty square, `move from an empty square returned -1 or -2` when it did. A capture sequence may list its landing squares (the last is `TX TY`): the driver needs them for a program whose `move` takes the first landing, one jump per call, or the square of each piece it takes |
 //! | `end` | `check_end_of_game returned N` (-1, 10 white, 20 black) |
 //! | `convention functions`, `pieces`, `orientation`, `coordinates` | what the driver found; the handout's, in [`HANDOUT_CONVENTIONS`], for a correct program |
-//! | `convention captures` | how `move` takes a capture sequence, all correct: `capture sequences: the final square` here; a program may take `the first landing, move() finishing the sequence`, `one jump per call`, `the square of the piece taken, one jump per call` or `the square of the piece taken, move() finishing the sequence` |
+//! | `convention captures` | how `move` takes a capture sequence, all correct: `capture sequences: the final square` here; a program may take `the first landing, move() finishing the sequence` (with `; a king's long landing ends the call` when a king that lands beyond the square right behind the piece it took stops there and the sequence goes on with the next call), `one jump per call`, `the square of the piece taken, one jump per call` or `the square of the piece taken, move() finishing the sequence` |
+//! | `convention king-landing` | where a king lands after a capture (rule 6): `king captures: land on any vacant square beyond the piece taken` here, the official rule; a program may read rule 6 as `land right behind the piece taken` (a convention `conventions` charges) |
 //! | `at X Y` | `X Y: S`, the symbol on one square as the driver reads it |
 //! | `dump` | the board as the driver reads it: eight rows of eight symbols |
 //! | `display` | what `display_board(board)` prints (the C driver puts the rows of a program with white on rows 1-2 in the handout's order) |
@@ -34,12 +35,13 @@ pub const EMPTY_ORIGIN: &str = "move from an empty square returned -1 or -2";
 /// What `convention NAME` prints for a program in the handout's conventions, by name: `functions`
 /// says which of the four required functions the C driver had to stand in for. `captures` is the
 /// reference's own way; the others are as correct.
-pub const HANDOUT_CONVENTIONS: [(&str, &str); 5] = [
+pub const HANDOUT_CONVENTIONS: [(&str, &str); 6] = [
     ("functions", "functions: the four defined"),
     ("pieces", "pieces: the handout's enum"),
     ("orientation", "orientation: white starts on rows 5-6"),
     ("coordinates", "coordinates: 0-based"),
     ("captures", "capture sequences: the final square"),
+    ("king-landing", "king captures: land on any vacant square beyond the piece taken"),
 ];
 
 /// The driver: the board a script has set up.
@@ -132,9 +134,12 @@ impl Driver {
                 }
             }
             "convention" => {
-                arity(1, "convention functions|pieces|orientation|coordinates|captures")?;
+                arity(1, "convention functions|pieces|orientation|coordinates|captures|king-landing")?;
                 let (_, line) = HANDOUT_CONVENTIONS.iter().find(|(n, _)| *n == args[0]).ok_or_else(|| {
-                    anyhow::anyhow!("no convention `{}` (functions, pieces, orientation, coordinates, captures)", args[0])
+                    anyhow::anyhow!(
+                        "no convention `{}` (functions, pieces, orientation, coordinates, captures, king-landing)",
+                        args[0]
+                    )
                 })?;
                 writeln!(out, "{line}")?;
             }

@@ -186,6 +186,11 @@ pub struct Rules {
     /// reference follows it; the handout never states it, so cases avoid every position where it
     /// changes the answer (a test replays them under both).
     pub king_may_turn_back: bool,
+    /// A king that captures lands on the square right behind the piece it takes. The official rule
+    /// (and the reference) lets it land on any vacant square beyond; the handout's wording ("jumping
+    /// to a vacant square beyond an adverse piece, any distance away") allows both readings, so only
+    /// the `conventions` case about it lands a king far beyond (a test replays the others under both).
+    pub king_lands_right_behind: bool,
 }
 
 /// The board: one optional piece per square.
@@ -353,7 +358,7 @@ impl Board {
             if victim.owner == piece.owner {
                 continue;
             }
-            let landing_reach = if piece.king { SIZE } else { 1 };
+            let landing_reach = if piece.king && !rules.king_lands_right_behind { SIZE } else { 1 };
             for m in 1..=landing_reach {
                 let landing = victim_square.step(direction, m);
                 if !self.is_empty(landing) {
