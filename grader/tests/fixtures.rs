@@ -411,8 +411,10 @@ const DRAUGHTS_HANDOUT_PROBE: [&str; 6] = [
 fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
     const FIRST_LANDING: &str = "capture sequences: the first landing, move() finishing the sequence";
     const RIGHT_BEHIND: (usize, &str) = (5, "king captures: land right behind the piece taken");
-    // (fixture, the probe lines that differ (index, text), the conventions case it costs)
-    let programs: [(&str, &[(usize, &str)], Option<&str>); 14] = [
+    /// The probe lines that differ from the handout's: their index and text.
+    type Differs<'a> = &'a [(usize, &'a str)];
+    // (fixture, the probe lines that differ, the conventions case it costs)
+    let programs: [(&str, Differs, Option<&str>); 14] = [
         ("correct", &[], None),
         // A rule the handout never states: no case depends on it.
         ("variant-king-turns-back", &[], None),
