@@ -198,6 +198,18 @@ static int drv_white_at(int x, int y, int ex, int ey, int fx, int fy) {
            && *drv_cell(drv_board, fx, fy) == drv_empty;
 }
 
+/* The player a square's piece belongs to, in the student's values; -1 for an empty square (or
+ * a value that is no piece). */
+static long drv_owner(drv_cell_t p) {
+    if (p == drv_white_man || p == drv_white_king) return (long)drv_white;
+    if (p == drv_black_man || p == drv_black_king) return (long)drv_black;
+    return -1;
+}
+
+static long drv_opponent(drv_player_t who) {
+    return who == drv_white ? (long)drv_black : (long)drv_white;
+}
+
 /* In the handout's coordinates: the one piece on the line from (x, y) to the landing (lx, ly),
  * both excluded, in (cx, cy); 0 when there is none or more than one, or the line is no row or
  * column (then the request is not a capture of one piece). */
@@ -225,6 +237,12 @@ static int drv_play(int fx, int fy, const int lx[], const int ly[], int n, drv_p
     static drv_cell_t before[8][8];
     int by_taken = drv_captures == DRV_CAPTURED_SQUARE || drv_captures == DRV_CAPTURED_SQUARE_WHOLE;
     int r = 0, calls = 0;
+    /* A program whose `to` names the piece it takes cannot be asked to move onto an enemy piece: it
+     * would read the request as taking it. Every reading of the rules refuses that move (no piece
+     * lands on an occupied square), so it is answered as they answer it, and never sent. */
+    if (by_taken && n == 1 && drv_owner(*drv_cell(drv_board, lx[0], ly[0])) == drv_opponent(who)) {
+        return drv_owner(*drv_cell(drv_board, fx, fy)) == (long)who ? -2 : -1;
+    }
     for (int k = drv_captures == DRV_FINAL_SQUARE ? n - 1 : 0, x = fx, y = fy; k < n; calls++) {
         int rk, next = k + 1;
         memcpy(before, drv_board, sizeof before);

@@ -441,6 +441,28 @@ fn the_turkish_draughts_driver_finds_each_programs_conventions() {
 }
 
 #[test]
+fn a_program_that_names_the_piece_it_takes_is_never_asked_to_step_onto_an_enemy_piece() {
+    // Sent as it is, the request would read as taking that piece, which such a program would do: the
+    // rules refuse it in every reading, and the driver answers so without asking.
+    let dir = tempfile::tempdir().unwrap();
+    let exe = draughts_driver(dir.path(), "variant-captured-square");
+    let commands = [
+        "position --------/--------/--------/--------/---b----/---w----/--------/--------",
+        "move 5 3 4 3 white",
+        "move 4 3 5 3 white",
+        "dump",
+        "move 5 3 3 3 white",
+        "dump",
+    ];
+    let expected =
+        reference::driver::run_script::<reference::turkish_draughts::driver::Driver, _>(&commands).unwrap();
+    let script = commands.join("\n") + "\n";
+    let actual = String::from_utf8(run(&exe, script.as_bytes(), &BTreeMap::new())).unwrap();
+    assert_eq!(actual, expected);
+    assert!(expected.contains("move returned -2\n> move 4 3 5 3 white\nmove returned -1\n"), "{expected}");
+}
+
+#[test]
 fn two_hundred_random_turkish_draughts_driver_scripts_agree_under_every_convention() {
     use reference::turkish_draughts::rules::{Board, Player};
 
