@@ -1,0 +1,122 @@
+//! The dice the referee gives each side: plain rolls where a case steers around the rules'
+//! subtleties, and the rolls that put a side in the situation a legal-play case is about.
+
+use super::super::rules::{legal_plays, CheckerMove, Colour, Point, Position};
+use super::Situation;
+
+/// The 21 distinct rolls, higher die first.
+pub(super) fn all_rolls() -> Vec<(u8, u8)> {
+    (1..=6u8).flat_map(|a| (1..=a).map(move |b| (a, b))).collect()
+}
+
+/// How far `point` is from bearing off for `colour` (its own number).
+pub(super) fn own(colour: Colour, point: u8) -> u8 {
+    colour.absolute(point)
+}
+
+/// Points (own numbers 1..=6) of `colour`'s home board that hold its checkers.
+pub(super) fn home_points(position: &Position, colour: Colour) -> Vec<u8> {
+    (1..=6u8).filter(|&p| position.count(Point::Board(colour.absolute(p)), colour) > 0).collect()
+}
+
+/// A roll in which no rule subtlety can show: not a double, both dice used by every legal play, no
+/// die that could bear a checker off while some are outside the home board, and no die larger than
+/// the highest home point. A program with a subtle rule wrong plays such a roll as a correct one does.
+pub(super) fn is_plain(position: &Position, colour: Colour, dice: (u8, u8)) -> bool {
+    if dice.0 == dice.1 || !legal_plays(position, colour, dice).iter().all(|p| p.moves.len() == 2) {
+        return false;
+    }
+    let home = home_points(position, colour);
+    let all_home = position.all_home(colour);
+    [dice.0, dice.1].iter().all(|&die| {
+        let exact = home.contains(&die) && !all_home;
+        let larger = home.iter().max().is_some_and(|&top| die > top);
+        !exact && !larger
+    })
+}
+
+/// The rolls to give a side outside the situations steered into: the plain ones, else the closest to
+/// plain (never a double: no game needs one to end).
+pub(super) fn plain_rolls(position: &Position, colour: Colour) -> Vec<(u8, u8)> {
+    let singles: Vec<(u8, u8)> = all_rolls().into_iter().filter(|d| d.0 != d.1).collect();
+    let both_dice = |d: &(u8, u8)| legal_plays(position, colour, *d).iter().all(|p| p.moves.len() == 2);
+    for tier in 0..3 {
+        let rolls: Vec<(u8, u8)> = singles
+            .iter()
+            .copied()
+            .filter(|d| match tier {
+                0 => is_plain(position, colour, *d),
+                1 => both_dice(d) && !tempts_bearing_off(position, colour, *d),
+                _ => both_dice(d),
+            })
+            .collect();
+        if !rolls.is_empty() {
+            return rolls;
+        }
+    }
+    singles
+}
+
+/// Whether a die of the roll could bear a checker off exactly while some are still outside the home
+/// board: where a program with that rule wrong goes astray.
+pub(super) fn tempts_bearing_off(position: &Position, colour: Colour, dice: (u8, u8)) -> bool {
+    !position.all_home(colour) && home_points(position, colour).iter().any(|&p| p == dice.0 || p == dice.1)
+}
+
+/// Whether `dice` put `colour` in `situation`.
+pub(super) fn is_situation(
+    position: &Position,
+    colour: Colour,
+    dice: (u8, u8),
+    situation: Situation,
+) -> bool {
+    let plays = legal_plays(position, colour, dice);
+    let most = plays.iter().map(|p| p.moves.len()).max().unwrap_or(0);
+    let (high, low) = (dice.0.max(dice.1), dice.0.min(dice.1));
+    match situation {
+        Situation::Any => true,
+        Situation::Doubles => dice.0 == dice.1 && most == 4,
+        Situation::PartialDouble => dice.0 == dice.1 && (1..4).contains(&most),
+        Situation::HigherDie => {
+            // One die only, the higher, while the lower alone could have moved.
+            high != low
+                && !tempts_bearing_off(position, colour, dice)
+                && most == 1
+                && legal_plays(position, colour, (low, low)).iter().any(|p| !p.moves.is_empty())
+                && plays.iter().all(|p| single_die(colour, &p.moves) == Some(high))
+        }
+        Situation::BearOffLarger => {
+            high != low
+                && position.all_home(colour)
+                && home_points(position, colour).iter().max().is_some_and(|&top| high > top)
+                && plays.iter().any(|p| p.moves.iter().any(|m| m.to == Point::Off))
+        }
+        Situation::BearIn => {
+            high != low
+                && most == 2
+                && !position.all_home(colour)
+                && position.bar(colour) == 0
+                && home_points(position, colour).iter().any(|&p| p == high || p == low)
+        }
+        Situation::Enter => {
+            high != low && position.bar(colour) > 0 && most > 0 && !tempts_bearing_off(position, colour, dice)
+        }
+    }
+}
+
+/// The die a one-move play uses.
+pub(super) fn single_die(colour: Colour, moves: &[CheckerMove]) -> Option<u8> {
+    let [only] = moves else { return None };
+    let from = match only.from {
+        Point::Bar => 25,
+        Point::Board(p) => own(colour, p),
+        Point::Off => return None,
+    };
+    let to = match only.to {
+        Point::Off => 0,
+        Point::Board(p) => own(colour, p),
+        Point::Bar => return None,
+    };
+    // A bear-off with a larger die is not exact; the die used is then at least the distance.
+    Some(from - to)
+}

@@ -1,0 +1,267 @@
+//! The backgammon-ai referee: plays seeded games with a program over the protocol of
+//! `shared/specs/backgammon-ai.md`, checks every answer with the full rules, and scores what its case
+//! grades. Each case has one focus, and steers around the others: the grader rolls the dice, so outside
+//! the legal-play cases it gives both sides "plain" rolls (no doubles, both dice playable, no bearing
+//! off to tempt a program whose bearing off is wrong), and only the legal-play cases steer the AI into
+//! the rare situations on purpose. Outside the protocol case, stray lines on stdout are skipped and a
+//! slow answer is waited for, so that those defects cost only there.
+//!
+//! The doubling cube (the spec's optional extension, a bonus category) is offered in its own case
+//! only. Where the spec is silent we decided: the grader asks `double?` before the AI's turns when the
+//! AI may double (the cube centred or the AI's, never on the opening roll), and always takes the AI's
+//! double (the game goes on with the grader's `roll`); the grader doubles before its own roll when it
+//! may; after a drop the game is over and `result` names the doubler as winner of a `single` game
+//! worth the cube before the double (`result black single 2` after a drop at 4).
+
+mod dice;
+mod game;
+mod illegal;
+#[cfg(test)]
+mod tests;
+
+use std::time::Duration;
+
+use crate::referee::{wilson_interval, Game, GameOutcome, Match, MatchScore};
+use crate::ScenarioError;
+
+use game::BackgammonGame;
+
+/// The time a `go` may take in the protocol case, where the time limit is graded.
+const STRICT_ANSWER: Duration = Duration::from_secs(2);
+
+/// The time an answer may take elsewhere: a slow program is still graded for its play.
+const PATIENT_ANSWER: Duration = Duration::from_secs(5);
+
+/// Win rate against the random player below which strength earns nothing, and from which it earns
+/// everything (the issue's rubric curve).
+const STRENGTH_ZERO: f64 = 0.50;
+const STRENGTH_FULL: f64 = 0.65;
+
+/// What a case grades.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    /// The program starts, answers `new`, and ends at `quit`.
+    Starts,
+    /// Every answer has its shape, `position` matches after every turn, answers come in time.
+    Protocol,
+    /// Every `move` of the AI is legal; the AI is steered into `Situation`.
+    Legal(Situation),
+    /// Illegal plays of the grader are refused and legal ones accepted.
+    Illegal,
+    /// `result` is right at the end of every game.
+    Results,
+    /// Games won against the random player.
+    Strength,
+    /// The doubling cube: answers to `double?` and `double`, and the cube in `result`'s points.
+    Cube,
+}
+
+/// A rule situation the AI is steered into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Situation {
+    /// No steering: uniform dice, doubles included; every move is judged.
+    Any,
+    /// A double that can be played in full: four moves.
+    Doubles,
+    /// Only one die can be played, and it must be the higher (the lower alone could move).
+    HigherDie,
+    /// A double of which only one, two or three moves can be played.
+    PartialDouble,
+    /// All checkers home and a die larger than the highest point: bear off from the highest.
+    BearOffLarger,
+    /// Checkers still outside the home board while a die matches a home checker: no bearing off yet.
+    BearIn,
+    /// A checker on the bar: it must enter first.
+    Enter,
+}
+
+/// Who plays the grader's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Opponent {
+    Random,
+    Reference,
+}
+
+/// An interactive case of backgammon-ai, from its `[scenario]`.
+#[derive(Debug, Clone)]
+pub struct BackgammonMatch {
+    focus: Focus,
+    games: usize,
+    seed: u64,
+    opponent: Opponent,
+    /// Situations judged per game (legal-play cases).
+    situations: u32,
+}
+
+impl BackgammonMatch {
+    /// Reads a `[scenario]`: `focus` (starts, protocol, legal, illegal, results, strength, cube),
+    /// `situation` for legal (any, doubles, higher-die, partial-double, bear-off-larger, bear-in, enter),
+    /// `games`, `seed`, `opponent` (random, reference), `situations` per game.
+    pub fn from_scenario(scenario: &toml::Table) -> Result<BackgammonMatch, ScenarioError> {
+        const KEYS: [&str; 6] = ["focus", "situation", "games", "seed", "opponent", "situations"];
+        if let Some(key) = scenario.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return Err(ScenarioError::new(format!("unknown key `{key}` (keys: {})", KEYS.join(", "))));
+        }
+        let text = |key: &str| scenario.get(key).and_then(toml::Value::as_str);
+        let number =
+            |key: &str, default: i64, range: std::ops::RangeInclusive<i64>| -> Result<i64, ScenarioError> {
+                match scenario.get(key) {
+                    None => Ok(default),
+                    Some(value) => value.as_integer().filter(|n| range.contains(n)).ok_or_else(|| {
+                        ScenarioError::new(format!("`{key}` must be a whole number in {range:?}"))
+                    }),
+                }
+            };
+        let situation = match text("situation").unwrap_or("any") {
+            "any" => Situation::Any,
+            "doubles" => Situation::Doubles,
+            "higher-die" => Situation::HigherDie,
+            "partial-double" => Situation::PartialDouble,
+            "bear-off-larger" => Situation::BearOffLarger,
+            "bear-in" => Situation::BearIn,
+            "enter" => Situation::Enter,
+            other => return Err(ScenarioError::new(format!("unknown situation `{other}`"))),
+        };
+        let focus = match text("focus") {
+            Some("starts") => Focus::Starts,
+            Some("protocol") => Focus::Protocol,
+            Some("legal") => Focus::Legal(situation),
+            Some("illegal") => Focus::Illegal,
+            Some("results") => Focus::Results,
+            Some("strength") => Focus::Strength,
+            Some("cube") => Focus::Cube,
+            Some(other) => return Err(ScenarioError::new(format!("unknown focus `{other}`"))),
+            None => {
+                return Err(ScenarioError::new(
+                    "`focus` is required: starts, protocol, legal, illegal, results, strength or cube",
+                ))
+            }
+        };
+        if scenario.contains_key("situation") && !matches!(focus, Focus::Legal(_)) {
+            return Err(ScenarioError::new("`situation` is for focus = \"legal\" only"));
+        }
+        let opponent = match text("opponent").unwrap_or("random") {
+            "random" => Opponent::Random,
+            "reference" => Opponent::Reference,
+            other => {
+                return Err(ScenarioError::new(format!("unknown opponent `{other}` (random, reference)")))
+            }
+        };
+        Ok(BackgammonMatch {
+            focus,
+            games: number("games", 1, 1..=500)? as usize,
+            seed: number("seed", 1, 0..=i64::MAX)? as u64,
+            opponent,
+            situations: number("situations", 2, 1..=50)? as u32,
+        })
+    }
+}
+
+impl Match for BackgammonMatch {
+    fn games(&self) -> usize {
+        self.games
+    }
+
+    fn game(&self, index: usize) -> Box<dyn Game> {
+        Box::new(BackgammonGame::new(self, index))
+    }
+
+    fn answer_timeout(&self) -> Duration {
+        if self.focus == Focus::Protocol {
+            STRICT_ANSWER
+        } else {
+            PATIENT_ANSWER
+        }
+    }
+
+    fn score(&self, outcomes: &[GameOutcome]) -> MatchScore {
+        let sum = |counter: &str| -> u32 { outcomes.iter().map(|o| o.count(counter)).sum() };
+        // A share of what was judged; when nothing was, `none`: checks that never came up charge
+        // nothing (1), a case whose every game was left out cannot vouch for the program (0).
+        let share =
+            |good: u32, all: u32, none: f64| if all == 0 { none } else { f64::from(good) / f64::from(all) };
+        let clean = outcomes.iter().filter(|o| o.problem.is_none()).count() as u32;
+        let games = outcomes.len() as u32;
+        let judged_games = games - sum("left_out");
+        match self.focus {
+            Focus::Starts => MatchScore {
+                credit: share(clean, games, 0.0),
+                summary: format!("{clean} of {games} starts answered `new` and ended at `quit`"),
+            },
+            Focus::Protocol => MatchScore {
+                credit: share(clean, judged_games, 0.0),
+                summary: format!(
+                    "{clean} of {judged_games} games with every answer in shape and in time, and every position right \
+                     ({} positions compared)",
+                    sum("positions")
+                ),
+            },
+            Focus::Legal(_) => {
+                let (judged, legal) = (sum("situations"), sum("legal"));
+                MatchScore {
+                    credit: share(legal, judged, 1.0),
+                    summary: format!("{legal} of {judged} moves of the AI legal in the situations played"),
+                }
+            }
+            Focus::Illegal => {
+                let (checks, right) = (sum("checks"), sum("right"));
+                MatchScore {
+                    credit: share(right, checks, 1.0),
+                    summary: format!(
+                        "{right} of {checks} plays of the grader judged right: {} illegal (to refuse), {} legal (to \
+                         accept)",
+                        sum("attempts"),
+                        checks.saturating_sub(sum("attempts"))
+                    ),
+                }
+            }
+            Focus::Results => {
+                let (checked, right) = (sum("results"), sum("results_right"));
+                MatchScore {
+                    credit: share(right, checked, 0.0),
+                    summary: format!("{right} of {checked} game results right"),
+                }
+            }
+            Focus::Strength => {
+                let (counted, won) = (sum("counted"), sum("won"));
+                let rate = share(won, counted, 0.0);
+                let (low, high) = wilson_interval(won, counted);
+                let left_out = games - counted;
+                let left_out = if left_out > 0 {
+                    format!("; {left_out} games left out (the program failed in them: graded by the protocol case)")
+                } else {
+                    String::new()
+                };
+                MatchScore {
+                    credit: ((rate - STRENGTH_ZERO) / (STRENGTH_FULL - STRENGTH_ZERO)).clamp(0.0, 1.0),
+                    summary: format!(
+                        "won {won} of {counted} games against the random player: {:.0}% (95% interval {:.0}%-{:.0}%; \
+                         full marks from {:.0}%){left_out}",
+                        rate * 100.0,
+                        low * 100.0,
+                        high * 100.0,
+                        STRENGTH_FULL * 100.0
+                    ),
+                }
+            }
+            Focus::Cube => {
+                let (judged, right) = (sum("cube_games"), sum("cube_right"));
+                let left_out = match sum("left_out") {
+                    0 => String::new(),
+                    n => format!("; {n} games left out (the program failed in them: graded by the protocol case)"),
+                };
+                MatchScore {
+                    credit: share(right, judged, 0.0),
+                    summary: format!(
+                        "{right} of {judged} games with the cube right: every answer to `double?` and `double` \
+                         in shape, and `result`'s points times the cube ({} doubles of the grader taken, {} dropped, \
+                         {} doubles of the AI){left_out}",
+                        sum("taken"),
+                        sum("dropped"),
+                        sum("ai_doubles")
+                    ),
+                }
+            }
+        }
+    }
+}
