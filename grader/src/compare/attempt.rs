@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use similar::{Algorithm, DiffOp, DiffTag};
 
 use super::lines::{shorten, Lines};
-use super::{CompareSpec, Divergence, Extent, Normalization, Partial, PartialCredit, LOCAL_LINES};
+use super::{CompareSpec, Divergence, Extent, Normalization, Partial, PartialCredit, Reading, LOCAL_LINES};
 
 /// Lines of unified diff kept in a report; the rest is cut with a note.
 pub(super) const MAX_DIFF_LINES: usize = 80;
@@ -30,13 +30,13 @@ impl<'a> Attempt<'a> {
     pub(super) fn new(
         expected: &'a str,
         actual: &'a str,
-        norms: &[Normalization],
+        reading: &Reading,
         spec: &CompareSpec,
         extent: Extent,
     ) -> Self {
-        let expected = Lines::new(expected, norms, spec);
-        let actual = Lines::new(actual, norms, spec);
-        let matched = if norms.contains(&Normalization::AllWhitespace) {
+        let expected = Lines::new(expected, reading, spec);
+        let actual = Lines::new(actual, reading, spec);
+        let matched = if reading.norms.contains(&Normalization::AllWhitespace) {
             // Line breaks are whitespace too: a header run onto the previous line still matches.
             let squeeze = |lines: &Lines| -> String { lines.normalized.concat() };
             let (e, a) = (squeeze(&expected), squeeze(&actual));
@@ -116,7 +116,7 @@ impl<'a> Attempt<'a> {
     /// The line diff's operations, under a deadline. Output lines far beyond the expected ones (a
     /// flood) are one trailing insertion, not diffed: they cannot match anything, and a diff of
     /// thousands of repeated lines would cost seconds.
-    fn ops(&self) -> &[DiffOp] {
+    pub(super) fn ops(&self) -> &[DiffOp] {
         self.ops.get_or_init(|| {
             let (expected, actual) = (&self.expected.normalized, &self.actual.normalized);
             let diffed = actual.len().min(expected.len().saturating_mul(2).saturating_add(MAX_EXTRA_LINES));

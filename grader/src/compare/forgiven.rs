@@ -1,8 +1,11 @@
-//! The presentation-error walk: what a lenient match forgave (line breaks, spaces, letter case), named
-//! by walking both outputs character by character.
+//! What a lenient match forgave: the presentation-error walk (line breaks, spaces, letter case, named
+//! by walking both outputs character by character), and the lines the costly rewrite made equal.
+
+use similar::DiffTag;
 
 use super::attempt::Attempt;
-use super::{Forgiven, Normalization};
+use super::lines::{read_line, Lines};
+use super::{CompareSpec, Extent, Forgiven, Normalization, Reading, Unit};
 
 /// One token of text for the presentation walk: the whitespace before a character, the character
 /// (`None` at the end), and the normalised line it is on.
@@ -29,9 +32,37 @@ fn tokens(joined: &str) -> Vec<Token<'_>> {
     out
 }
 
-/// Names what a lenient match forgave, by walking both outputs (under the free normalisations)
-/// character by character: the whitespace between characters and their letter case.
-pub(super) fn forgiven(base: &Attempt, leniency: &[Normalization]) -> Vec<Forgiven> {
+/// Names what a lenient match under `reading` forgave: the places the costly normalisations in
+/// `leniency` forgave, then the lines the costly rewrite changed. `base` is the comparison under the
+/// free normalisations alone.
+pub(super) fn forgiven(
+    (expected, actual): (&str, &str),
+    base: &Attempt,
+    reading: &Reading,
+    leniency: &[Normalization],
+    spec: &CompareSpec,
+    extent: Extent,
+) -> Vec<Forgiven> {
+    let mut found = Vec::new();
+    if !leniency.is_empty() {
+        // Spaces and letter case are walked in the outputs as the rewrite left them.
+        let free = Reading { norms: spec.normalize.clone(), rewrite: reading.rewrite };
+        let as_rewritten = reading.rewrite.then(|| Attempt::new(expected, actual, &free, spec, extent));
+        found = walk(as_rewritten.as_ref().unwrap_or(base), leniency);
+    }
+    if let Some(rewrite) = spec.lenient_rewrite.as_ref().filter(|_| reading.rewrite) {
+        // The lines it changed where the outputs differ even under the other rungs used.
+        let others = Reading { rewrite: false, ..reading.clone() };
+        let without = (!leniency.is_empty()).then(|| Attempt::new(expected, actual, &others, spec, extent));
+        found.extend(rewritten(without.as_ref().unwrap_or(base), reading, spec, extent, &rewrite.what));
+    }
+    found
+}
+
+/// Names what costly normalisations forgave, by walking both outputs (under the free normalisations,
+/// and the rewrite where it applied) character by character: the whitespace between characters and
+/// their letter case.
+fn walk(base: &Attempt, leniency: &[Normalization]) -> Vec<Forgiven> {
     let whitespace = leniency.contains(&Normalization::AllWhitespace);
     let case = leniency.contains(&Normalization::Case);
     let (e_joined, a_joined) = (base.expected.joined(), base.actual.joined());
@@ -45,6 +76,7 @@ pub(super) fn forgiven(base: &Attempt, leniency: &[Normalization]) -> Vec<Forgiv
             found.push(Forgiven {
                 what: what.to_owned(),
                 count: 1,
+                unit: Unit::Place,
                 expected_line: base.expected.line_number(line),
                 expected: base.expected.raw_line(line).unwrap_or_default(),
             });
@@ -70,4 +102,46 @@ pub(super) fn forgiven(base: &Attempt, leniency: &[Normalization]) -> Vec<Forgiv
         }
     }
     found
+}
+
+/// Names what the costly rewrite forgave: the lines it changes (in either output) among those that
+/// still differ without it (the hunks of the diff of `without`, the outputs read as the matching
+/// `reading` reads them but for the rewrite), and the first expected line where that happened. `None`
+/// when it changed none of them.
+fn rewritten(
+    without: &Attempt,
+    reading: &Reading,
+    spec: &CompareSpec,
+    extent: Extent,
+    what: &str,
+) -> Option<Forgiven> {
+    let changed = |lines: &Lines, i: usize| {
+        read_line(lines.raw[lines.origin[i]], reading, spec).as_ref() != Some(&lines.normalized[i])
+    };
+    let expected_len = without.expected.normalized.len();
+    let mut count = 0;
+    let mut first: Option<usize> = None;
+    for op in without.ops() {
+        let (old, new) = (op.old_range(), op.new_range());
+        if op.tag() == DiffTag::Equal || (extent == Extent::MayContinue && old.start >= expected_len) {
+            continue; // equal lines, or output past the transcript's end, which is not compared
+        }
+        let on_expected: Vec<usize> = old.clone().filter(|&i| changed(&without.expected, i)).collect();
+        let on_actual: Vec<usize> = new.clone().filter(|&j| changed(&without.actual, j)).collect();
+        count += on_expected.len() + on_actual.len();
+        if first.is_none() {
+            // A changed line of the output stands for the expected line across from it in the hunk.
+            let across = |j: usize| old.start + (j - new.start).min(old.len().saturating_sub(1));
+            first =
+                on_expected.first().copied().into_iter().chain(on_actual.first().map(|&j| across(j))).min();
+        }
+    }
+    let first = first?;
+    Some(Forgiven {
+        what: what.to_owned(),
+        count,
+        unit: Unit::Line,
+        expected_line: without.expected.line_number(first),
+        expected: without.expected.raw_line(first).unwrap_or_default(),
+    })
 }

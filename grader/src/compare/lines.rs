@@ -1,7 +1,9 @@
 //! Normalised lines: an output split into lines, rewritten and normalised, each remembering the line
 //! it came from, so that reports quote and number the lines as printed.
 
-use super::{CompareSpec, LinePattern, Normalization};
+use std::borrow::Cow;
+
+use super::{CompareSpec, LinePattern, Normalization, Reading};
 
 /// Characters of one reported line kept in a report: a flood without line breaks must not fill it.
 pub(super) const MAX_LINE_CHARS: usize = 400;
@@ -17,32 +19,18 @@ pub(super) struct Lines<'a> {
 }
 
 impl<'a> Lines<'a> {
-    pub(super) fn new(text: &'a str, norms: &[Normalization], spec: &CompareSpec) -> Self {
+    pub(super) fn new(text: &'a str, reading: &Reading, spec: &CompareSpec) -> Self {
         let mut raw: Vec<&str> = text.split('\n').collect();
         if text.ends_with('\n') || text.is_empty() {
             raw.pop();
         }
         let mut normalized = Vec::with_capacity(raw.len());
         let mut origin = Vec::with_capacity(raw.len());
-        let mut loose_norms = norms.to_vec();
-        loose_norms.push(Normalization::WhitespaceRuns);
         for (i, line) in raw.iter().enumerate() {
-            if spec.ignore_lines.as_ref().is_some_and(|p| p.matches(line)) {
-                continue;
+            if let Some(line) = read_line(line, reading, spec) {
+                normalized.push(line);
+                origin.push(i);
             }
-            let mut line = std::borrow::Cow::Borrowed(*line);
-            for (pattern, replacement) in &spec.rewrite {
-                if let std::borrow::Cow::Owned(changed) = pattern.0.replace_all(&line, replacement.as_str()) {
-                    line = std::borrow::Cow::Owned(changed);
-                }
-            }
-            let is_loose = spec.loose_lines.as_ref().is_some_and(|p| p.matches(&line));
-            let line = normalize_line(&line, if is_loose { &loose_norms } else { norms });
-            if norms.contains(&Normalization::BlankLines) && line.trim().is_empty() {
-                continue;
-            }
-            normalized.push(line);
-            origin.push(i);
         }
         let mut lines = Self { raw, normalized, origin };
         if let Some(pattern) = &spec.unordered {
@@ -98,11 +86,34 @@ impl<'a> Lines<'a> {
     }
 }
 
-fn normalize_line(line: &str, norms: &[Normalization]) -> String {
+/// One printed line as compared under a reading: `None` when it is left out (ignored, or blank under
+/// `blank-lines`). Ignored lines are chosen as printed; then come the free rewrites, the costly ones
+/// when the reading applies them, and the normalisations.
+pub(super) fn read_line(line: &str, reading: &Reading, spec: &CompareSpec) -> Option<String> {
+    if spec.ignore_lines.as_ref().is_some_and(|p| p.matches(line)) {
+        return None;
+    }
+    let mut line = Cow::Borrowed(line);
+    let costly = spec.lenient_rewrite.as_ref().filter(|_| reading.rewrite).map(|r| &r.rules[..]);
+    for (pattern, replacement) in spec.rewrite.iter().chain(costly.unwrap_or_default()) {
+        if let Cow::Owned(changed) = pattern.0.replace_all(&line, replacement.as_str()) {
+            line = Cow::Owned(changed);
+        }
+    }
+    let is_loose = spec.loose_lines.as_ref().is_some_and(|p| p.matches(&line));
+    let line = normalize_line(&line, &reading.norms, is_loose);
+    if reading.norms.contains(&Normalization::BlankLines) && line.trim().is_empty() {
+        return None;
+    }
+    Some(line)
+}
+
+/// A line under the normalisations; a `loose` one also has its whitespace runs collapsed.
+fn normalize_line(line: &str, norms: &[Normalization], loose: bool) -> String {
     let mut s = line.to_owned();
     if norms.contains(&Normalization::AllWhitespace) {
         s.retain(|c| !c.is_whitespace());
-    } else if norms.contains(&Normalization::WhitespaceRuns) {
+    } else if loose || norms.contains(&Normalization::WhitespaceRuns) {
         s = s.split_whitespace().collect::<Vec<_>>().join(" ");
     } else if norms.contains(&Normalization::TrailingWhitespace) {
         s.truncate(s.trim_end().len());

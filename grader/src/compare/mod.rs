@@ -2,9 +2,10 @@
 //!
 //! The scoring model, in order: free normalisations (a match costs nothing); then the lenient ladder,
 //! tried over the whole output (a *presentation error*: a match once all whitespace, line breaks
-//! included, or letter case is ignored keeps the rubric's fraction, and the differences it forgave are
-//! named); then partial credit (by prefix, by equal lines, or by the number of separate places where
-//! the output departs from the transcript), under whichever rung of the ladder credits most.
+//! included, or letter case is ignored, or once the rubric's costly rewrite has reduced both outputs
+//! to what the case grades, keeps the rubric's fraction, and the differences it forgave are named);
+//! then partial credit (by prefix, by equal lines, or by the number of separate places where the
+//! output departs from the transcript), under whichever rung of the ladder credits most.
 //!
 //! This file holds the public types and [`compare`], which walks that model; `lines` splits an output
 //! into normalised lines, `attempt` compares them under one set of normalisations (divergence, diff,
@@ -123,6 +124,22 @@ pub struct CompareSpec {
     /// Tried in turn (highest credit first, cumulatively) when the output does not match: a match then
     /// keeps this fraction of the case's points.
     pub lenient: Vec<(Normalization, f64)>,
+    /// One more rung of that ladder: rewrites that reduce both outputs to what the case grades (a board
+    /// drawn with labels and borders to its rows of symbols), at a cost.
+    pub lenient_rewrite: Option<LenientRewrite>,
+}
+
+/// A costly rewrite: a presentation error the rubric names. Its rules are applied to every line of
+/// both outputs, in order, after the free `rewrite` and before the normalisations (so a line rewritten
+/// to nothing disappears under `blank-lines`); a match then keeps `credit` of the case's points.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LenientRewrite {
+    /// The fraction of the case's points a match after the rewrite keeps, 0..=1.
+    pub credit: f64,
+    /// What it forgives, in the rubric's words: "the board's labels, headers, spacing and borders".
+    pub what: String,
+    /// `(pattern, replacement)` in `regex` replacement syntax, as in [`CompareSpec::rewrite`].
+    pub rules: Vec<(LinePattern, String)>,
 }
 
 impl Default for CompareSpec {
@@ -136,6 +153,7 @@ impl Default for CompareSpec {
             partial: Partial::None,
             hunk_cost: DEFAULT_HUNK_COST,
             lenient: Vec::new(),
+            lenient_rewrite: None,
         }
     }
 }
@@ -162,13 +180,17 @@ pub struct Divergence {
     pub actual: Option<String>,
 }
 
-/// One kind of difference a lenient normalisation forgave: what, how often, and where first.
+/// One kind of difference a lenient rung forgave: what, how often, and where first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Forgiven {
-    /// `missing line break`, `extra line break`, `missing space`, `extra space`, `letter case`.
+    /// `missing line break`, `extra line break`, `missing space`, `extra space`, `letter case`, or the
+    /// rubric's words for its costly rewrite ([`LenientRewrite::what`]).
     pub what: String,
-    /// How many places.
+    /// How many places (or lines, for a rewrite).
     pub count: usize,
+    /// What `count` counts; reports of earlier versions, which have no such field, counted places.
+    #[serde(default, skip_serializing_if = "Unit::is_place")]
+    pub unit: Unit,
     /// 1-based line of the expected transcript where it first happened.
     pub expected_line: usize,
     /// That expected line as written.
@@ -178,18 +200,46 @@ pub struct Forgiven {
 impl Forgiven {
     /// `missing line break (12 places, first at expected line 34: "---- Red's turn")`.
     pub fn describe(&self) -> String {
-        let s = if self.count == 1 { "" } else { "s" };
         format!(
-            "{} ({} place{s}, first at expected line {}: {:?})",
-            self.what, self.count, self.expected_line, self.expected
+            "{} ({}, first at expected line {}: {:?})",
+            self.what,
+            self.amount(),
+            self.expected_line,
+            self.expected
         )
     }
 
     /// [`Forgiven::describe`] without the expected line: `missing line break (12 places, first at
     /// expected line 34)`, for cases whose expected output students do not see.
     pub fn describe_unquoted(&self) -> String {
+        format!("{} ({}, first at expected line {})", self.what, self.amount(), self.expected_line)
+    }
+
+    /// `12 places`, `1 line`.
+    fn amount(&self) -> String {
+        let word = match self.unit {
+            Unit::Place => "place",
+            Unit::Line => "line",
+        };
         let s = if self.count == 1 { "" } else { "s" };
-        format!("{} ({} place{s}, first at expected line {})", self.what, self.count, self.expected_line)
+        format!("{} {word}{s}", self.count)
+    }
+}
+
+/// What a [`Forgiven`] counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unit {
+    /// Places in the text: a line break, a space, a letter.
+    #[default]
+    Place,
+    /// Whole lines, each changed by a rewrite.
+    Line,
+}
+
+impl Unit {
+    fn is_place(&self) -> bool {
+        *self == Unit::Place
     }
 }
 
@@ -217,6 +267,9 @@ pub struct Comparison {
     pub credit: f64,
     /// The costly normalisations behind the credit (for a match, or for the partial credit).
     pub leniency: Vec<Normalization>,
+    /// The costly rewrite behind the credit, if any, in the rubric's words ([`LenientRewrite::what`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lenient_rewrite: Option<String>,
     /// For a lenient match: what exactly was forgiven.
     pub forgiven: Vec<Forgiven>,
     /// For a mismatch: how the partial credit was reached.
@@ -229,27 +282,50 @@ pub struct Comparison {
     pub expected_lines: usize,
 }
 
+impl Comparison {
+    /// Whether a costly rung is behind the credit: a presentation error, or partial credit under one.
+    pub fn is_lenient(&self) -> bool {
+        !self.leniency.is_empty() || self.lenient_rewrite.is_some()
+    }
+}
+
+/// How an attempt reads both outputs: its normalisations, and whether the costly rewrite applies.
+#[derive(Debug, Clone)]
+struct Reading {
+    norms: Vec<Normalization>,
+    rewrite: bool,
+}
+
+/// One step of the lenient ladder: a costly normalisation, or the costly rewrite.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    Normalize(Normalization),
+    Rewrite,
+}
+
 /// Compares a program's output with the expected transcript.
 pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Extent) -> Comparison {
     let exact = |expected_lines| Comparison {
         matched: true,
         credit: 1.0,
         leniency: Vec::new(),
+        lenient_rewrite: None,
         forgiven: Vec::new(),
         partial: None,
         divergence: None,
         diff: None,
         expected_lines,
     };
+    let free = Reading { norms: spec.normalize.clone(), rewrite: false };
     let expected_bytes = expected;
     let expected = String::from_utf8_lossy(expected);
     if expected_bytes == actual {
         // Identical bytes match under every normalisation: most outputs, compared without one.
-        let lines = Lines::new(&expected, &spec.normalize, spec);
+        let lines = Lines::new(&expected, &free, spec);
         return exact(lines.normalized.len());
     }
     let actual = String::from_utf8_lossy(actual);
-    let base = Attempt::new(&expected, &actual, &spec.normalize, spec, extent);
+    let base = Attempt::new(&expected, &actual, &free, spec, extent);
     let expected_lines = base.expected.normalized.len();
     if base.matched {
         return exact(expected_lines);
@@ -257,27 +333,35 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
     let divergence = base.divergence();
     let diff = Some(base.diff());
 
-    // The ladder, highest credit first; each rung keeps the normalisations of the rungs above it.
-    let mut ladder = spec.lenient.clone();
+    // The ladder, highest credit first (a normalisation before the rewrite at the same credit); each
+    // rung keeps what the rungs above it forgave, and costs the least credit among them.
+    let mut ladder: Vec<(Step, f64)> =
+        spec.lenient.iter().map(|&(norm, c)| (Step::Normalize(norm), c)).collect();
+    ladder.extend(spec.lenient_rewrite.as_ref().map(|r| (Step::Rewrite, r.credit)));
     ladder.sort_by(|a, b| b.1.total_cmp(&a.1));
     let mut rungs: Vec<Rung> = Vec::new();
-    let mut norms = spec.normalize.clone();
+    let mut reading = free.clone();
     let mut leniency = Vec::new();
     let mut credit = 1.0_f64;
-    for (norm, rung_credit) in ladder {
-        if norms.contains(&norm) {
-            continue;
+    for (step, rung_credit) in ladder {
+        match step {
+            Step::Normalize(norm) if reading.norms.contains(&norm) => continue,
+            Step::Normalize(norm) => {
+                reading.norms.push(norm);
+                leniency.push(norm);
+            }
+            Step::Rewrite => reading.rewrite = true,
         }
-        norms.push(norm);
-        leniency.push(norm);
         credit = credit.min(rung_credit);
-        let attempt = Attempt::new(&expected, &actual, &norms, spec, extent);
+        let attempt = Attempt::new(&expected, &actual, &reading, spec, extent);
         if attempt.matched {
-            let forgiven = forgiven(&base, &leniency);
+            let texts = (expected.as_ref(), actual.as_ref());
+            let forgiven = forgiven(texts, &base, &reading, &leniency, spec, extent);
             return Comparison {
                 matched: true,
                 credit,
                 leniency,
+                lenient_rewrite: rewrite_words(spec, reading.rewrite),
                 forgiven,
                 partial: None,
                 divergence,
@@ -285,23 +369,24 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
                 expected_lines,
             };
         }
-        rungs.push(Rung { leniency: leniency.clone(), credit, attempt });
+        rungs.push(Rung { leniency: leniency.clone(), rewrite: reading.rewrite, credit, attempt });
     }
 
     // No rung matches: partial credit under whichever reading of the output credits most.
-    let mut best = (base.partial_credit(spec), Vec::new());
+    let mut best = (base.partial_credit(spec), Vec::new(), false);
     for rung in &rungs {
         let (fraction, how) = rung.attempt.partial_credit(spec);
         if rung.credit * fraction > best.0 .0 + 1e-12 {
-            best = ((rung.credit * fraction, how), rung.leniency.clone());
+            best = ((rung.credit * fraction, how), rung.leniency.clone(), rung.rewrite);
         }
     }
-    let ((credit, partial), leniency) = best;
+    let ((credit, partial), leniency, rewrite) = best;
     let credit = if credit < MIN_PARTIAL_CREDIT { 0.0 } else { credit };
     Comparison {
         matched: false,
         credit,
         leniency: if credit > 0.0 { leniency } else { Vec::new() },
+        lenient_rewrite: rewrite_words(spec, rewrite && credit > 0.0),
         forgiven: Vec::new(),
         partial,
         divergence,
@@ -310,9 +395,15 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
     }
 }
 
+/// The rubric's words for its costly rewrite, when a rung that applies it is behind the credit.
+fn rewrite_words(spec: &CompareSpec, applied: bool) -> Option<String> {
+    spec.lenient_rewrite.as_ref().filter(|_| applied).map(|r| r.what.clone())
+}
+
 /// One rung of the lenient ladder that did not give a match.
 struct Rung<'a> {
     leniency: Vec<Normalization>,
+    rewrite: bool,
     credit: f64,
     attempt: Attempt<'a>,
 }

@@ -94,6 +94,7 @@ fn a_missing_line_break_is_a_presentation_error_not_a_wrong_output() {
         [Forgiven {
             what: "missing line break".into(),
             count: 2,
+            unit: Unit::Place,
             expected_line: 2,
             expected: "---- Red's turn".into()
         }]
@@ -295,4 +296,132 @@ fn invalid_utf8_is_compared_not_rejected() {
     let c = compare(b"a\n", b"\xff\xfe\n", &spec(&[]), Extent::Whole);
     assert!(!c.matched);
     assert_eq!(c.divergence.unwrap().actual.as_deref(), Some("\u{fffd}\u{fffd}"));
+}
+
+/// A rung that reduces a board drawn with labels, a header and spaced cells to its rows of symbols.
+fn board_layout(credit: f64) -> LenientRewrite {
+    let rule = |p: &str, r: &str| (pattern(p).unwrap(), r.to_owned());
+    LenientRewrite {
+        credit,
+        what: "the board's labels and spacing".to_owned(),
+        rules: vec![rule(r"[ |]", ""), rule(r"^[0-9]{4}$", ""), rule(r"^[0-9]+[:.]?([-wb]{4})$", "$1")],
+    }
+}
+
+fn board_spec() -> CompareSpec {
+    let mut s = spec(&[Normalization::TrailingWhitespace, Normalization::BlankLines]);
+    s.lenient_rewrite = Some(board_layout(0.6));
+    s
+}
+
+const BOARD: &[u8] = b"> display\n-b-b\n----\nw-w-\n";
+
+#[test]
+fn a_match_after_the_costly_rewrite_keeps_exactly_its_credit_and_names_the_lines_it_changed() {
+    let c = compare(
+        BOARD,
+        b"> display\n  0 1 2 3\n0 - b - b\n1 - - - -\n2 w - w -\n",
+        &board_spec(),
+        Extent::Whole,
+    );
+    assert!(c.matched);
+    assert_eq!(c.credit, 0.6);
+    assert_eq!(c.leniency, []);
+    assert_eq!(c.lenient_rewrite.as_deref(), Some("the board's labels and spacing"));
+    assert!(c.is_lenient());
+    // The header and the three rows; the echoed command, equal in both, is not counted.
+    assert_eq!(
+        c.forgiven,
+        [Forgiven {
+            what: "the board's labels and spacing".into(),
+            count: 4,
+            unit: Unit::Line,
+            expected_line: 2,
+            expected: "-b-b".into()
+        }]
+    );
+    assert_eq!(
+        c.forgiven[0].describe(),
+        "the board's labels and spacing (4 lines, first at expected line 2: \"-b-b\")"
+    );
+    assert_eq!(
+        c.forgiven[0].describe_unquoted(),
+        "the board's labels and spacing (4 lines, first at expected line 2)"
+    );
+    // The report still shows what differed, as printed.
+    assert_eq!(c.divergence.unwrap().actual.as_deref(), Some("  0 1 2 3"));
+
+    // Only the row that needed it counts, and the first place is where it mattered.
+    let c = compare(BOARD, b"> display\n-b-b\n----\n2: w-w-\n", &board_spec(), Extent::Whole);
+    assert_eq!((c.matched, c.credit), (true, 0.6));
+    let f = &c.forgiven[0];
+    assert_eq!((f.count, f.expected_line, f.expected.as_str()), (1, 4, "w-w-"));
+}
+
+#[test]
+fn a_wrong_board_in_another_layout_earns_nothing_or_its_partial_share_under_the_rung() {
+    let wrong = b"> display\n0 - b - b\n1 - - - -\n2 w - - w\n";
+    let c = compare(BOARD, wrong, &board_spec(), Extent::Whole);
+    assert_eq!((c.matched, c.credit), (false, 0.0));
+    assert_eq!((c.leniency.len(), c.lenient_rewrite.as_deref(), c.forgiven.len()), (0, None, 0));
+    assert_eq!(c.divergence.unwrap().actual.as_deref(), Some("0 - b - b"), "shown as printed");
+
+    // Under `partial = "lines"`, 3 of 4 lines are equal once rewritten: 0.6 of 3/4, better than the
+    // one equal line without the rewrite.
+    let mut s = board_spec();
+    s.partial = Partial::Lines;
+    let c = compare(BOARD, wrong, &s, Extent::Whole);
+    assert!(!c.matched);
+    assert!((c.credit - 0.6 * 0.75).abs() < 1e-12, "{}", c.credit);
+    assert_eq!(c.lenient_rewrite.as_deref(), Some("the board's labels and spacing"));
+    assert_eq!(c.partial.as_ref().map(|p| (p.equal_lines, p.expected_lines)), Some((3, 4)));
+
+    // A right layout with a wrong row keeps its partial credit without the rung, and names none.
+    let c = compare(BOARD, b"> display\n-b-b\n----\nw--w\n", &s, Extent::Whole);
+    assert!((c.credit - 0.75).abs() < 1e-12, "{}", c.credit);
+    assert_eq!((c.leniency.len(), c.lenient_rewrite.as_deref()), (0, None));
+}
+
+#[test]
+fn the_free_normalisations_still_cost_nothing_beside_a_rewrite_rung() {
+    let c = compare(BOARD, b"> display\n\n-b-b  \n----\nw-w-\n\n", &board_spec(), Extent::Whole);
+    assert_eq!((c.matched, c.credit), (true, 1.0));
+    assert!(!c.is_lenient() && c.forgiven.is_empty());
+    // Free rewrites apply before the costly ones, and cost nothing either.
+    let mut s = board_spec();
+    s.rewrite = vec![(pattern("^> show$").unwrap(), "> display".to_owned())];
+    let c = compare(BOARD, b"> show\n-b-b\n----\nw-w-\n", &s, Extent::Whole);
+    assert_eq!((c.matched, c.credit, c.lenient_rewrite), (true, 1.0, None));
+}
+
+#[test]
+fn the_rewrite_rung_takes_its_place_in_the_ladder_by_credit() {
+    let mut s = board_spec();
+    s.lenient = vec![(Normalization::AllWhitespace, 0.9), (Normalization::Case, 0.5)];
+    // Needs only all-whitespace: the rung above the rewrite.
+    let c = compare(BOARD, b"> display\n-b-b----\nw-w-\n", &s, Extent::Whole);
+    assert_eq!((c.matched, c.credit, c.lenient_rewrite.as_deref()), (true, 0.9, None));
+    // Needs the rewrite: it keeps the whitespace rung above it, and costs its own credit.
+    let c = compare(BOARD, b"> display\n0 -b-b\n1 ----\n2 w-w-\n", &s, Extent::Whole);
+    assert_eq!((c.matched, c.credit), (true, 0.6));
+    assert_eq!(c.leniency, [Normalization::AllWhitespace]);
+    assert_eq!(c.lenient_rewrite.as_deref(), Some("the board's labels and spacing"));
+    // Needs the rewrite and letter case: the lowest rung, and both are named; the letter is found in
+    // the rewritten lines.
+    let c = compare(BOARD, b"> Display\n0 -b-b\n1 ----\n2 w-w-\n", &s, Extent::Whole);
+    assert_eq!((c.matched, c.credit), (true, 0.5));
+    let what: Vec<(&str, usize, Unit)> =
+        c.forgiven.iter().map(|f| (f.what.as_str(), f.count, f.unit)).collect();
+    assert_eq!(what, [("letter case", 1, Unit::Place), ("the board's labels and spacing", 3, Unit::Line)]);
+    // A rewrite rung above the normalisations is tried first.
+    s.lenient_rewrite = Some(board_layout(0.95));
+    let c = compare(BOARD, b"> display\n0 -b-b\n1 ----\n2 w-w-\n", &s, Extent::Whole);
+    assert_eq!((c.credit, c.leniency.len()), (0.95, 0));
+}
+
+#[test]
+fn a_rewrite_that_changes_both_outputs_alike_forgives_nothing_there() {
+    // The rules also drop the echoed command's space, in both outputs: that is no difference.
+    let c = compare(BOARD, b"> display\n-b-b\n----\n2 w-w-\n", &board_spec(), Extent::Whole);
+    assert_eq!(c.forgiven.iter().map(|f| f.count).collect::<Vec<_>>(), [1]);
 }
