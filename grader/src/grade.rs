@@ -424,6 +424,7 @@ fn run_case(
         score: 0.0,
         max_score,
         leniency: Vec::new(),
+        lenient_rewrite: None,
         forgiven: Vec::new(),
         partial: None,
         note: None,
@@ -484,6 +485,7 @@ fn run_case(
     }
     report.score = max_score * credit;
     report.leniency = comparison.leniency;
+    report.lenient_rewrite = comparison.lenient_rewrite;
     report.forgiven = comparison.forgiven;
     report.partial = comparison.partial;
     report.note = note;

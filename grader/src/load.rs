@@ -11,7 +11,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::compare::{CompareSpec, LinePattern, Normalization, Partial};
+use crate::compare::{CompareSpec, LenientRewrite, LinePattern, Normalization, Partial};
 use crate::run::Limits;
 
 /// How a case exercises a submission; decides which expansion of the reference its scenario gets.
@@ -336,6 +336,17 @@ struct CompareFile {
     partial: Option<Partial>,
     hunk_cost: Option<Spanned<f64>>,
     lenient: Option<BTreeMap<Normalization, Spanned<f64>>>,
+    lenient_rewrite: Option<Spanned<LenientRewriteFile>>,
+}
+
+/// `lenient-rewrite = { credit = 0.6, what = "...", rules = [["REGEX", "REPLACEMENT"], ...] }`: the
+/// costly counterpart of `rewrite`, one more rung of the lenient ladder.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct LenientRewriteFile {
+    credit: Spanned<f64>,
+    what: Spanned<String>,
+    rules: Vec<(Spanned<String>, String)>,
 }
 
 #[derive(Deserialize)]
@@ -814,11 +825,14 @@ fn compare_from(
     if let Some(pattern) = &file.ignore_lines {
         spec.ignore_lines = Some(line_pattern(pattern, "ignore-lines")?);
     }
-    if let Some(rewrites) = &file.rewrite {
-        spec.rewrite = rewrites
+    let rules = |rules: &[(Spanned<String>, String)], key: &str| {
+        rules
             .iter()
-            .map(|(pattern, replacement)| Ok((line_pattern(pattern, "rewrite")?, replacement.clone())))
-            .collect::<Result<_, LoadError>>()?;
+            .map(|(pattern, replacement)| Ok((line_pattern(pattern, key)?, replacement.clone())))
+            .collect::<Result<Vec<_>, LoadError>>()
+    };
+    if let Some(rewrites) = &file.rewrite {
+        spec.rewrite = rules(rewrites, "rewrite")?;
     }
     if let Some(cost) = &file.hunk_cost {
         if !(cost.get_ref().is_finite() && *cost.get_ref() > 0.0 && *cost.get_ref() <= 1.0) {
@@ -835,6 +849,28 @@ fn compare_from(
             ladder.push((*norm, *credit.get_ref()));
         }
         spec.lenient = ladder;
+    }
+    if let Some(rewrite) = &file.lenient_rewrite {
+        let (span, rewrite) = (rewrite.span(), rewrite.get_ref());
+        let credit = *rewrite.credit.get_ref();
+        if !(credit.is_finite() && (0.0..=1.0).contains(&credit)) {
+            return Err(
+                source.error_at(rewrite.credit.span(), "a lenient-rewrite credit must be between 0 and 1")
+            );
+        }
+        if rewrite.what.get_ref().trim().is_empty() {
+            return Err(
+                source.error_at(rewrite.what.span(), "lenient-rewrite needs the words reports name it with")
+            );
+        }
+        if rewrite.rules.is_empty() {
+            return Err(source.error_at(span, "lenient-rewrite needs at least one rule"));
+        }
+        spec.lenient_rewrite = Some(LenientRewrite {
+            credit,
+            what: rewrite.what.get_ref().trim().to_owned(),
+            rules: rules(&rewrite.rules, "lenient-rewrite")?,
+        });
     }
     Ok(spec)
 }

@@ -255,6 +255,9 @@ pub struct CaseReport {
     pub max_score: f64,
     /// Costly normalisations behind the score (a presentation error, or partial credit under them).
     pub leniency: Vec<Normalization>,
+    /// The rubric's costly rewrite behind the score, in its words (`lenient-rewrite`'s `what`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lenient_rewrite: Option<String>,
     /// For a presentation error: each kind of difference forgiven, how often, and where first.
     pub forgiven: Vec<Forgiven>,
     /// For a mismatch: how the partial credit was reached.
@@ -422,6 +425,7 @@ pub(crate) mod test_support {
             score,
             max_score: 5.0,
             leniency: Vec::new(),
+            lenient_rewrite: None,
             forgiven: Vec::new(),
             partial: None,
             note: None,
@@ -579,6 +583,7 @@ mod tests {
         let forgiven = Forgiven {
             what: "missing space".into(),
             count: 2,
+            unit: crate::compare::Unit::Place,
             expected_line: 3,
             expected: "SECRET LINE".into(),
         };
@@ -595,6 +600,7 @@ mod tests {
             score: 1.0,
             max_score: 2.0,
             leniency: Vec::new(),
+            lenient_rewrite: None,
             note: Some(format!("presentation error: {}", forgiven.describe())),
             forgiven: vec![forgiven],
             partial: None,
@@ -716,6 +722,54 @@ mod tests {
         old["categories"][1].as_object_mut().unwrap().remove("bonus");
         let old: Report = serde_json::from_value(old).unwrap();
         assert!(!old.categories[1].bonus);
+    }
+
+    /// A case forgiven by the rubric's costly rewrite, as `grade` reports it.
+    fn rewritten_case(disclosure: Disclosure) -> CaseReport {
+        let forgiven = Forgiven {
+            what: "the board's labels".into(),
+            count: 9,
+            unit: crate::compare::Unit::Line,
+            expected_line: 3,
+            expected: "SECRET ROW".into(),
+        };
+        CaseReport {
+            lenient_rewrite: Some("the board's labels".into()),
+            note: Some(format!(
+                "presentation error, 60%: matched only when ignoring {}",
+                forgiven.describe()
+            )),
+            forgiven: vec![forgiven],
+            disclosure,
+            ..test_support::case("display/start", "display", CaseStatus::Passed, 3.0)
+        }
+    }
+
+    #[test]
+    fn a_rewrite_forgiven_survives_json_and_the_student_view_and_old_reports_still_load() {
+        let full = report(vec![rewritten_case(Disclosure::Diff)]);
+        let json = render_json(&full);
+        assert!(
+            json.contains("\"lenient_rewrite\": \"the board's labels\"")
+                && json.contains("\"unit\": \"line\"")
+        );
+        assert_eq!(serde_json::from_str::<Report>(&json).unwrap(), full);
+
+        // Students who may not see expected lines see where, not what.
+        let view = report(vec![rewritten_case(Disclosure::Output)]).student_view();
+        let note = view.cases[0].note.as_deref().unwrap();
+        assert!(note.ends_with("ignoring the board's labels (9 lines, first at expected line 3)"), "{note}");
+
+        // Reports of other cases, and of earlier versions, have neither key.
+        let plain = render_json(&report(vec![failing_case("v", Visibility::Visible, Disclosure::Diff)]));
+        assert!(!plain.contains("lenient_rewrite") && !plain.contains("\"unit\""), "{plain}");
+        let mut old: serde_json::Value = serde_json::from_str(&plain).unwrap();
+        assert!(old["cases"][0]["forgiven"][0].as_object_mut().unwrap().remove("unit").is_none());
+        let old: Report = serde_json::from_value(old).unwrap();
+        assert_eq!(
+            (old.cases[0].lenient_rewrite.as_deref(), old.cases[0].forgiven[0].unit),
+            (None, crate::compare::Unit::Place)
+        );
     }
 
     #[test]

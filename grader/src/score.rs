@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::compare::{self, Comparison, Extent, Normalization, Partial, PartialCredit};
+use crate::compare::{self, Comparison, Extent, Forgiven, Partial, PartialCredit, Unit};
 use crate::load::{Assignment, Case};
 use crate::report::{CaseStatus, CategoryReport, PendingCategory};
 use crate::run::{Limit, RunOutcome, Termination};
@@ -48,7 +48,7 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
     let forgiven = !stops_at_end_of_input && comparison.matched && !abusive;
     if comparison.matched && (problem.is_none() || forgiven) {
         let mut notes = Vec::new();
-        if !comparison.leniency.is_empty() {
+        if comparison.is_lenient() {
             notes.push(presentation_note(&comparison));
         }
         if let (true, Some(p)) = (forgiven, &problem) {
@@ -105,13 +105,23 @@ fn limit_problem(case: &Case, limit: Limit) -> String {
 }
 
 /// What a lenient match forgave and what it cost: "presentation error, 90% of the case's points: ...".
+/// A rewrite is named with the lines it changed ("ignoring the board's labels (9 lines, first at
+/// ...)"), the normalisations with the places they forgave after a colon.
 fn presentation_note(comparison: &Comparison) -> String {
+    let (lines, places): (Vec<&Forgiven>, Vec<&Forgiven>) =
+        comparison.forgiven.iter().partition(|f| f.unit == Unit::Line);
+    let mut ignored: Vec<String> = comparison.leniency.iter().map(|n| n.describe().to_owned()).collect();
+    match (&comparison.lenient_rewrite, lines.is_empty()) {
+        (_, false) => ignored.extend(lines.iter().map(|f| f.describe())),
+        (Some(what), true) => ignored.push(what.clone()),
+        (None, true) => {}
+    }
     let mut note = format!(
         "presentation error, {:.0}% of the case's points: matched only when ignoring {}",
         comparison.credit * 100.0,
-        Normalization::describe_all(&comparison.leniency)
+        ignored.join(" and ")
     );
-    let details: Vec<String> = comparison.forgiven.iter().map(|f| f.describe()).collect();
+    let details: Vec<String> = places.iter().map(|f| f.describe()).collect();
     if !details.is_empty() {
         note.push_str(": ");
         note.push_str(&details.join("; "));
@@ -140,8 +150,10 @@ fn partial_note(partial: &PartialCredit, comparison: &Comparison, credit: f64) -
         ),
     };
     let mut note = format!("partial credit {:.0}%: {how}", credit * 100.0);
-    if !comparison.leniency.is_empty() {
-        note.push_str(&format!(" when ignoring {}", Normalization::describe_all(&comparison.leniency)));
+    if comparison.is_lenient() {
+        let mut ignored: Vec<&str> = comparison.leniency.iter().map(|n| n.describe()).collect();
+        ignored.extend(comparison.lenient_rewrite.as_deref());
+        note.push_str(&format!(" when ignoring {}", ignored.join(" and ")));
     }
     note
 }
@@ -339,6 +351,57 @@ mod tests {
         // Counting differences, the wrong ending is one more difference.
         let v = judge(&case(Partial::Hunks), expected.as_bytes(), &late_crash, true);
         assert_eq!(v.credit, 0.75);
+    }
+
+    /// A case whose board may be drawn with row labels, at 60% of its points.
+    fn labelled_board_case(partial: Partial) -> Case {
+        let mut case = case(partial);
+        let rule =
+            |p: &str, r: &str| (crate::compare::LinePattern(regex::Regex::new(p).unwrap()), r.to_owned());
+        case.compare.lenient_rewrite = Some(crate::compare::LenientRewrite {
+            credit: 0.6,
+            what: "the board's row labels".into(),
+            rules: vec![rule(r"^[0-9] ", "")],
+        });
+        case
+    }
+
+    #[test]
+    fn a_match_after_the_costly_rewrite_is_a_presentation_error_that_names_it() {
+        let expected = "> show\n-b\nw-\n";
+        let labelled = outcome(Termination::Exited(0), "> show\n0 -b\n1 w-\n");
+        let v = judge(&labelled_board_case(Partial::None), expected.as_bytes(), &labelled, true);
+        assert_eq!((v.status, v.credit), (CaseStatus::Passed, 0.6));
+        assert_eq!(
+            v.note.as_deref(),
+            Some(
+                "presentation error, 60% of the case's points: matched only when ignoring the board's row \
+                 labels (2 lines, first at expected line 2: \"-b\")"
+            )
+        );
+
+        // Beside a normalisation, each is named, and the places that one forgave follow.
+        let mut case = labelled_board_case(Partial::None);
+        case.compare.lenient = vec![(Normalization::Case, 0.5)];
+        let shouting = outcome(Termination::Exited(0), "> SHOW\n0 -b\n1 w-\n");
+        let v = judge(&case, expected.as_bytes(), &shouting, true);
+        assert_eq!(v.credit, 0.5);
+        assert_eq!(
+            v.note.as_deref(),
+            Some(
+                "presentation error, 50% of the case's points: matched only when ignoring letter case and the \
+                 board's row labels (2 lines, first at expected line 2: \"-b\"): letter case (4 places, first \
+                 at expected line 1: \"> show\")"
+            )
+        );
+
+        // Partial credit under the rung says so too.
+        let wrong = outcome(Termination::Exited(0), "> show\n0 -b\n1 ww\n");
+        let v = judge(&labelled_board_case(Partial::Lines), expected.as_bytes(), &wrong, true);
+        assert_eq!(
+            v.note.as_deref(),
+            Some("partial credit 40%: 2 of 3 lines equal when ignoring the board's row labels")
+        );
     }
 
     fn category(id: &str, points: f64, bonus: bool) -> crate::load::Category {

@@ -491,7 +491,8 @@ fn each_turkish_draughts_bug_loses_points_exactly_in_its_categories() {
             // Capture sequences are found right but the captured pieces stay: `max-capture` reads
             // only single squares after a capture, so only `captures` sees them.
             ("bug-captured-left", &["captures"]),
-            // The content of the display is right: only its layout costs.
+            // The content of the display is right: only its layout costs, 2 of display's 5 points (see
+            // below).
             ("bug-display-spaced", &["display"]),
             // Row labels in words after the symbols: read as the board they show, so that only the
             // layout costs, not initial-board's rows too.
@@ -518,6 +519,107 @@ fn each_turkish_draughts_bug_loses_points_exactly_in_its_categories() {
             ("bug-opponent-piece", &["return-codes"]),
         ],
     );
+}
+
+#[test]
+fn a_right_turkish_draughts_board_in_another_layout_keeps_three_of_the_five_display_points() {
+    for name in ["bug-display-spaced", "bug-display-row-labels"] {
+        let report = grade_fixture("turkish-draughts", name);
+        let text = plain_text(&report);
+        assert_eq!(category_score(&report, "display"), (3.0, 5.0), "{name}:\n{text}");
+        assert_eq!(report.score, 98.0, "{name}:\n{text}");
+        for case in report.cases.iter().filter(|c| c.category == "display") {
+            assert_eq!(case.status, CaseStatus::Passed, "{}", case.id);
+            let layout = "the board's header, row labels, spacing and borders";
+            assert_eq!(case.lenient_rewrite.as_deref(), Some(layout), "{}", case.id);
+            // The header and the eight rows, first where the board's first row is expected.
+            let forgiven: Vec<_> =
+                case.forgiven.iter().map(|f| (f.what.as_str(), f.count, f.expected_line)).collect();
+            assert_eq!(forgiven, [(layout, 9, 3)], "{}", case.id);
+            let note = case.note.as_deref().unwrap();
+            assert!(note.starts_with("presentation error, 60% of the case's points: matched only when ignoring the board's header"), "{note}");
+        }
+    }
+}
+
+#[test]
+fn the_turkish_draughts_display_rung_reads_headers_labels_spacing_and_borders_never_a_wrong_board() {
+    let assignment = common::assignment("turkish-draughts");
+    let case = assignment.cases.iter().find(|c| c.id == "display/kings").unwrap();
+    let expected =
+        std::fs::read_to_string(common::repo().join("cases/turkish-draughts/display/kings.stdout")).unwrap();
+    let (echo, rows): (Vec<&str>, Vec<&str>) = expected.lines().partition(|l| l.starts_with("> "));
+    assert_eq!(rows.len(), 8);
+    let spaced = |row: &str, sep: &str| row.chars().map(String::from).collect::<Vec<_>>().join(sep);
+    type Layout = Box<dyn Fn(usize, &str) -> String>;
+    // (what it shows, a line before the rows, each row, a line after the rows)
+    let layouts: Vec<(&str, Option<&str>, Layout, Option<&str>)> = vec![
+        ("row numbers", None, Box::new(|i, r| format!("{i} {r}")), None),
+        ("one-based labels with a colon", None, Box::new(|i, r| format!("{}: {r}", i + 1)), None),
+        ("labels with a parenthesis", None, Box::new(|i, r| format!("{i}) {r}")), None),
+        ("labels in words after the row", Some("01234567"), Box::new(|i, r| format!("{r}  {i}.satır")), None),
+        ("labels on both sides", None, Box::new(|i, r| format!("{i} {r} {i}")), None),
+        (
+            "spaced cells under a header",
+            Some("  0 1 2 3 4 5 6 7"),
+            Box::new(move |i, r| format!("{i} {}", spaced(r, " "))),
+            None,
+        ),
+        (
+            "a one-based header",
+            Some("   1 2 3 4 5 6 7 8"),
+            Box::new(move |i, r| format!("{} {}", i + 1, spaced(r, " "))),
+            None,
+        ),
+        ("tabs", None, Box::new(move |_, r| spaced(r, "\t")), None),
+        (
+            "ascii borders",
+            Some("+-+-+-+-+-+-+-+-+"),
+            Box::new(move |_, r| format!("|{}|", spaced(r, "|"))),
+            Some("+-+-+-+-+-+-+-+-+"),
+        ),
+        (
+            "a line of dashes",
+            Some("  -----------------"),
+            Box::new(move |i, r| format!("{i} | {} |", spaced(r, " "))),
+            Some("  -----------------"),
+        ),
+        (
+            "box drawing",
+            Some("┌─┬─┬─┬─┬─┬─┬─┬─┐"),
+            Box::new(move |_, r| format!("│{}│", spaced(r, "│"))),
+            Some("└─┴─┴─┴─┴─┴─┴─┴─┘"),
+        ),
+    ];
+    let show = |rows: &[String], before: Option<&str>, row: &Layout, after: Option<&str>| {
+        let mut out: String = echo.iter().map(|l| format!("{l}\n")).collect();
+        out.extend(before.map(|l| format!("{l}\n")));
+        out.extend(rows.iter().enumerate().map(|(i, r)| format!("{}\n", row(i, r))));
+        out.extend(after.map(|l| format!("{l}\n")));
+        out
+    };
+    let right: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+    let mut wrong = right.clone();
+    wrong[4] = wrong[4].replace('W', "B");
+    let compare = |actual: &str| {
+        grader::compare::compare(
+            expected.as_bytes(),
+            actual.as_bytes(),
+            &case.compare,
+            grader::compare::Extent::Whole,
+        )
+    };
+    for (what, before, row, after) in &layouts {
+        let c = compare(&show(&right, *before, row, *after));
+        assert_eq!((c.matched, c.credit), (true, 0.6), "{what}:\n{}", show(&right, *before, row, *after));
+        let c = compare(&show(&wrong, *before, row, *after));
+        assert_eq!(c.credit, 0.0, "a wrong board with {what}");
+        let c = compare(&show(&right[..7], *before, row, *after));
+        assert_eq!(c.credit, 0.0, "seven rows with {what}");
+    }
+    // The handout's layout costs nothing, blank lines and trailing spaces included.
+    let c = compare(&show(&right, Some(""), &(Box::new(|_, r: &str| format!("{r}  ")) as Layout), Some("")));
+    assert_eq!((c.matched, c.credit, c.lenient_rewrite), (true, 1.0, None));
 }
 
 #[test]

@@ -198,3 +198,51 @@ fn an_interactive_case_needs_a_scenario_and_a_referee() {
     assert_eq!((file.as_str(), line), ("game.toml", Some(4)));
     assert!(message.contains("no assignment `toy` to referee"), "{message}");
 }
+
+/// The 1-based line of `text` on which `needle` first appears.
+fn line_of(text: &str, needle: &str) -> usize {
+    text[..text.find(needle).expect(needle)].matches('\n').count() + 1
+}
+
+#[test]
+fn a_lenient_rewrite_loads_into_every_case_and_its_mistakes_name_their_line() {
+    let rung = "[compare.lenient-rewrite]\ncredit = 0.6\nwhat = \"the board's labels\"\n\
+                rules = [\n    ['[ |]', ''],\n    ['^[0-9]+ ?([-wb]{8})$', '$1'],\n]\n";
+    let with = |rung: &str| format!("{ASSIGNMENT}\n{rung}");
+    let case = [("basics/hello.toml", "title = \"hi\"\n"), ("basics/hello.stdout", "hi\n")];
+    let a = load_with(&with(rung), &case).unwrap();
+    let rewrite = a.cases[0].compare.lenient_rewrite.as_ref().expect("inherited from [compare]");
+    assert_eq!((rewrite.credit, rewrite.what.as_str(), rewrite.rules.len()), (0.6, "the board's labels", 2));
+    assert_eq!(rewrite.rules[1].1, "$1");
+
+    // Each mistake is an error at its line of assignment.toml.
+    for (mistake, fixed, at, words) in [
+        ("'[ |]'", "'[ |'", "'[ |'", "bad lenient-rewrite pattern"),
+        ("credit = 0.6", "credit = 1.5", "credit = 1.5", "between 0 and 1"),
+        ("credit = 0.6", "credit = -0.1", "credit = -0.1", "between 0 and 1"),
+        ("what = \"the board's labels\"", "what = \" \"", "what = \" \"", "the words reports name it with"),
+        ("what = \"the board's labels\"\n", "", "[compare.lenient-rewrite]", "missing field `what`"),
+        ("credit = 0.6", "credits = 0.6", "credits = 0.6", "unknown field `credits`"),
+    ] {
+        let text = with(&rung.replace(mistake, fixed));
+        let (file, line, message) = invalid(load_with(&text, &case).unwrap_err());
+        assert_eq!(
+            (file.as_str(), line),
+            ("assignment.toml", Some(line_of(&text, at))),
+            "{fixed}: {message}"
+        );
+        assert!(message.contains(words), "{fixed}: {message}");
+    }
+    let empty = with("[compare]\nlenient-rewrite = { credit = 0.5, what = \"labels\", rules = [] }\n");
+    let (_, line, message) = invalid(load_with(&empty, &case).unwrap_err());
+    assert_eq!(line, Some(line_of(&empty, "lenient-rewrite")));
+    assert!(message.contains("at least one rule"), "{message}");
+
+    // A case's own rung replaces the inherited one, and its mistakes name the case file.
+    let own = "title = \"hi\"\n\n[compare]\nlenient-rewrite = { credit = 0.4, what = \"x\", rules = [['(', '']] }\n";
+    let (file, line, message) = invalid(
+        load_with(&with(rung), &[("basics/hello.toml", own), ("basics/hello.stdout", "hi\n")]).unwrap_err(),
+    );
+    assert_eq!((file.as_str(), line), ("hello.toml", Some(4)));
+    assert!(message.contains("bad lenient-rewrite pattern"), "{message}");
+}
