@@ -472,13 +472,22 @@ static int drv_is_symbol(char c) {
 }
 
 /* The row of symbols a line of display_board shows, in `row` (8 characters): the line without
- * spaces, tabs, '|', '+' and box-drawing characters (cell borders), and without its labels. A label
+ * spaces, tabs, '|', '+' and box-drawing characters (cell borders), and without its labels; a line
+ * of '+' and '-' alone is a border. A label
  * is digits at either end, or one character before or on both sides of the eight symbols; else
  * any text around the symbols that holds no run of them as long (a row number in words, "0.satır").
  * 1 when it is such a row. */
 static int drv_display_row(const char *line, size_t len, char row[8]) {
     char kept[256];
     size_t n = 0, start = 0, end;
+    /* A border drawn with '+' and '-' ("+-+-+-+-+-+-+-+-+") is no row of empty squares. */
+    if (memchr(line, '+', len) != NULL) {
+        size_t i = 0;
+        while (i < len && strchr("+- \t\r", line[i]) != NULL && line[i] != '\0') i++;
+        if (i == len) {
+            return 0;
+        }
+    }
     for (size_t i = 0; i < len && n < sizeof kept; i++) {
         unsigned char c = (unsigned char)line[i];
         if (c == ' ' || c == '\t' || c == '|' || c == '+' || c == '\r') {

@@ -497,6 +497,8 @@ fn each_turkish_draughts_bug_loses_points_exactly_in_its_categories() {
             // Row labels in words after the symbols: read as the board they show, so that only the
             // layout costs, not initial-board's rows too.
             ("bug-display-row-labels", &["display"]),
+            // A grid of '+-+' borders and '|' between squares: its rows read, the borders not.
+            ("bug-display-bordered", &["display"]),
             // fallbacks.c stands in for the missing function: the three others are graded in full.
             ("bug-no-display-board", &["display", "initial-board"]),
             // The boards are right: only the values cost.
