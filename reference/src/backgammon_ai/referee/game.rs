@@ -98,8 +98,10 @@ pub(super) struct BackgammonGame {
     grader_turns: u32,
     /// Each situation is put on the board with `setup`, not waited for.
     setup: bool,
-    /// The situations set up, in turn.
+    /// The situations set up, in turn, and the next one's index (from the game's, so that games of one
+    /// situation each take them in turn too).
     drills: Vec<Situation>,
+    next_drill: usize,
     /// The games played in this program start so far.
     game_number: u32,
 }
@@ -138,6 +140,7 @@ impl BackgammonGame {
             grader_turns: 0,
             setup: m.setup,
             drills: m.drills.clone(),
+            next_drill: index,
             game_number: 1,
         }
     }
@@ -310,7 +313,8 @@ impl BackgammonGame {
     fn plan_setup(&mut self) {
         self.turns += 1;
         let side = if matches!(self.focus, Focus::Legal(_)) { self.ai } else { self.grader() };
-        let situation = self.drills[self.turns as usize % self.drills.len()];
+        let situation = self.drills[self.next_drill % self.drills.len()];
+        self.next_drill += 1;
         let Some((position, dice)) = position_for(&mut self.rng, side, situation) else {
             self.end_game();
             return;
