@@ -221,6 +221,10 @@ struct Selection {
     /// reproducing each failure.
     #[arg(long, short)]
     verbose: bool,
+    /// Roll other dice in interactive cases (backgammon-ai): their games are seeded from N and each
+    /// case's own seed. Without it every grading plays the same games.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
 }
 
 impl Selection {
@@ -388,6 +392,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     containment: level()?,
                     only: Vec::new(),
                     accept_readable_cases: cli.accept_readable_cases,
+                    dice_seed: None,
                 },
             };
             // Refused before any student is graded, not once per student.
@@ -439,7 +444,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     e.line()
                 ))
             })?;
-            let verbosity = Selection { case_patterns: Vec::new(), quiet, verbose }.verbosity();
+            let verbosity = Selection { case_patterns: Vec::new(), quiet, verbose, seed: None }.verbosity();
             emit(&render(&parsed, format, student_view, verbosity), output.as_deref())?;
             Ok(EXIT_OK)
         }
@@ -570,6 +575,7 @@ fn grade_options(
         containment,
         only: selection.case_patterns.clone(),
         accept_readable_cases,
+        dice_seed: selection.seed,
     }
 }
 

@@ -61,6 +61,9 @@ pub struct GradeOptions {
     /// Grade at `rlimits-only` even when the programs could read the hidden cases (a self-check
     /// that may show them; see [`check_cases_unreadable`]).
     pub accept_readable_cases: bool,
+    /// Roll other dice in interactive cases: their games are seeded from this and the case's own seed
+    /// (none: the case's seed alone).
+    pub dice_seed: Option<u64>,
 }
 
 impl GradeOptions {
@@ -72,6 +75,7 @@ impl GradeOptions {
             containment: Containment::available(),
             only: Vec::new(),
             accept_readable_cases: false,
+            dice_seed: None,
         }
     }
 }
@@ -228,7 +232,7 @@ pub fn grade_submission(
     // that sleeps gives its slot back, so a sleeping submission does not keep the cores idle.
     let work: Vec<_> = cases.iter().zip(&expectations).zip(&points).collect();
     let grade_one = |&((case, expected), &max_score): &((&&Case, &Expectation), &f64)| {
-        run_case(assignment, case, expected, &builds[case.build.as_str()], max_score, options.containment)
+        run_case(assignment, case, expected, &builds[case.build.as_str()], max_score, options)
     };
     // Without namespaces the runs of one submission share the machine's world-writable places and
     // network: there its hidden cases run only once every visible one has ended, so that nothing a
@@ -292,6 +296,7 @@ pub fn grade_submission(
         // SAFETY: geteuid has no preconditions.
         programs_ran_as_grader: options.containment == Containment::RlimitsOnly
             && unsafe { libc::geteuid() } != 0,
+        dice_seed: options.dice_seed,
         score: total,
         max_score: max_total,
         hidden,
@@ -404,8 +409,9 @@ fn run_case(
     expected: &Expectation,
     build: &Build,
     max_score: f64,
-    containment: Containment,
+    options: &GradeOptions,
 ) -> CaseReport {
+    let containment = options.containment;
     // Without namespaces, a hidden case's run never overlaps a run whose output a student may see,
     // of this submission or another graded beside it (see `run::gate`).
     static HIDDEN_APART: Gate = Gate::new();
@@ -454,7 +460,8 @@ fn run_case(
             mounts: &build.run_mounts,
             containment,
         };
-        play_interactive_case(&mut report, referee.0.as_ref(), program);
+        let reseeded = options.dice_seed.and_then(|n| reseeded_referee(assignment, case, n));
+        play_interactive_case(&mut report, reseeded.as_deref().unwrap_or(referee.0.as_ref()), program);
         return report;
     }
     // Output far past the transcript cannot pass any more: stop a flood there, not at the limit.
@@ -504,6 +511,24 @@ fn run_case(
         report.reproduce = Some(reproduce_command(case, expected, &env, &build.run_argv));
     }
     report
+}
+
+/// The referee of an interactive case with its games seeded from `n` and the case's own `seed` (1
+/// when it names none), for `grade --seed`; `None` if the scenario no longer builds one.
+fn reseeded_referee(
+    assignment: &Assignment,
+    case: &Case,
+    n: u64,
+) -> Option<Box<dyn reference::referee::Match>> {
+    let mut scenario = case.scenario.clone()?;
+    let own = scenario.get("seed").and_then(toml::Value::as_integer).unwrap_or(1) as u64;
+    // SplitMix64's finaliser: neighbouring values of `n` give unrelated games.
+    let mut z = own ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    scenario.insert("seed".to_owned(), toml::Value::Integer((z & i64::MAX as u64) as i64));
+    reference::solution(&assignment.id)?.interactive(&scenario).ok()
 }
 
 /// Plays an interactive case's match and judges it by the referee's score: passed with every point,

@@ -43,6 +43,10 @@ pub struct Report {
     /// cannot give each run a user of its own, so its programs could reach all it can.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub programs_ran_as_grader: bool,
+    /// `grade --seed N`: interactive cases rolled other dice, seeded from N and each case's own seed
+    /// (none: each case's seed alone, so that every grading plays the same games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dice_seed: Option<u64>,
     /// Points earned over the automated categories, bonus categories included (so it may exceed
     /// `max_score`).
     pub score: f64,
@@ -558,6 +562,7 @@ pub(crate) mod test_support {
             cases_root: "cases".into(),
             containment: Containment::Full,
             programs_ran_as_grader: false,
+            dice_seed: None,
             score: 7.5,
             max_score: 5.0,
             hidden: None,
@@ -636,6 +641,7 @@ mod tests {
             cases_root: "cases".into(),
             containment: Containment::Full,
             programs_ran_as_grader: false,
+            dice_seed: None,
             score: 0.0,
             max_score: 0.0,
             hidden: None,

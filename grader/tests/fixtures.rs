@@ -677,16 +677,79 @@ fn each_backgammon_ai_bug_loses_points_exactly_in_its_categories() {
         "backgammon-ai",
         &[
             ("bug-accepts-illegal", &["illegal-plays"]),
-            ("bug-bear-off-outside", &["legal-play"]),
+            // A rule wrong in the program's rules costs where the AI plays by them and where the
+            // grader's plays are judged by them (its legal higher-die plays refused, for two dice).
+            ("bug-bear-off-outside", &["legal-play", "illegal-plays"]),
             // A crash in every game leaves no game whole: what needs whole games loses them.
             ("bug-crash-midgame", &["protocol", "results", "strength", "cube"]),
+            // Stray lines cost once, in protocol's quiet case, wherever they come: on every move, or
+            // only when the AI rolls a double (which only the fair dice of that case bring).
             ("bug-debug-stdout", &["protocol"]),
-            ("bug-doubles-two-moves", &["legal-play"]),
+            ("bug-debug-on-doubles", &["protocol"]),
+            ("bug-doubles-two-moves", &["legal-play", "illegal-plays"]),
             ("bug-no-gammons", &["results"]),
+            // Set up with `setup`, the grader's lower die is offered where only the higher may be
+            // played, and the AI put where it must play the higher.
+            ("bug-no-higher-die", &["legal-play", "illegal-plays"]),
             ("bug-position-drift", &["protocol"]),
+            // The state after every refusal is asked for.
+            ("bug-refusal-not-undone", &["illegal-plays"]),
             ("bug-slow", &["protocol"]),
         ],
     );
+}
+
+#[test]
+fn a_backgammon_ai_program_without_setup_loses_exactly_the_cases_that_set_positions_up() {
+    let report = grade_fixture("backgammon-ai", "no-setup");
+    let assignment = common::assignment("backgammon-ai");
+    let set_up: Vec<&str> = assignment
+        .cases
+        .iter()
+        .filter(|c| {
+            c.scenario.as_ref().is_some_and(|s| s.get("setup").and_then(toml::Value::as_bool) == Some(true))
+        })
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(set_up.len() >= 4, "{set_up:?}");
+    let failed: Vec<&str> =
+        report.cases.iter().filter(|c| c.score < c.max_score).map(|c| c.id.as_str()).collect();
+    assert_eq!(failed, set_up, "{}", plain_text(&report));
+    for case in report.cases.iter().filter(|c| c.score < c.max_score) {
+        assert_eq!(case.score, 0.0, "{}", case.id);
+        assert!(case.games.iter().all(|g| g.problem.contains("to `setup`")), "{}: {:?}", case.id, case.games);
+    }
+}
+
+#[test]
+fn the_strength_of_a_weak_ai_is_a_measurement_not_a_lottery() {
+    // Other dice (`grade --seed`) move a weak AI's strength score by at most 5 points; the interval
+    // the report gives is at most 5 points wide each way; the same seed plays the same games.
+    let strength = |seed: Option<u64>| {
+        let options = grader::grade::GradeOptions {
+            only: vec![glob::Pattern::new("strength/*").unwrap()],
+            dice_seed: seed,
+            ..grader::grade::GradeOptions::new(common::cache())
+        };
+        let path = common::repo().join("fixtures/backgammon-ai/weak-ai");
+        let report = grader::grade::grade(common::assignment("backgammon-ai"), &path, &options).unwrap();
+        assert_eq!(report.dice_seed, seed);
+        let case = report.cases.into_iter().next().unwrap();
+        (case.score, case.note.unwrap())
+    };
+    let scores: Vec<(f64, String)> = (1..=8).map(|n| strength(Some(n))).collect();
+    let (low, high) = scores.iter().fold((f64::MAX, f64::MIN), |(l, h), (s, _)| (l.min(*s), h.max(*s)));
+    assert!(high - low <= 5.0, "{scores:#?}");
+    assert!(low < 15.0, "a weak AI does not earn full marks on every dice: {scores:#?}");
+    for (_, note) in &scores {
+        let interval = note.split("95% interval ").nth(1).unwrap();
+        let (from, to) = interval.split_once('-').unwrap();
+        let percent = |t: &str| t.split('%').next().unwrap().parse::<f64>().unwrap();
+        let (from, to) = (percent(from), percent(to));
+        // One point of score per point of win rate between 50% and 65%.
+        assert!(to - from <= 10.0, "{note}");
+    }
+    assert_eq!(strength(Some(3)), scores[2], "the same seed plays the same games");
 }
 
 #[test]

@@ -38,6 +38,8 @@ pub struct GameOutcome {
     pub problem: Option<String>,
     /// Counters the match's scoring reads (`turns`, `legal_turns`, `refused`, `won`...).
     pub counts: BTreeMap<&'static str, u32>,
+    /// The first few lines behind a counter (`stray`: the lines skipped), for the report.
+    pub examples: BTreeMap<&'static str, Vec<String>>,
 }
 
 impl GameOutcome {
@@ -50,7 +52,27 @@ impl GameOutcome {
     pub fn count(&self, counter: &str) -> u32 {
         self.counts.get(counter).copied().unwrap_or(0)
     }
+
+    /// Adds 1 to a counter and keeps `line` as one of its first [`EXAMPLES`] examples.
+    pub fn add_example(&mut self, counter: &'static str, line: &str) {
+        self.add(counter, 1);
+        let kept = self.examples.entry(counter).or_default();
+        if kept.len() < EXAMPLES {
+            kept.push(line.chars().take(EXAMPLE_CHARS).collect());
+        }
+    }
+
+    /// A counter's examples (none when never set).
+    pub fn examples(&self, counter: &str) -> &[String] {
+        self.examples.get(counter).map_or(&[], Vec::as_slice)
+    }
 }
+
+/// Examples a game keeps of one counter.
+pub const EXAMPLES: usize = 3;
+
+/// Characters of one example kept.
+const EXAMPLE_CHARS: usize = 120;
 
 /// One game of a match: a state machine fed with the program's answers.
 pub trait Game: Send {

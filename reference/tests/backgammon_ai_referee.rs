@@ -13,6 +13,11 @@ fn scenario(text: &str) -> BackgammonMatch {
 
 /// Plays every game with the reference's protocol (`reference backgammon-ai --protocol`).
 fn play_reference(m: &BackgammonMatch) -> MatchScore {
+    play_reference_with(m, |_| None)
+}
+
+/// [`play_reference`], with `junk(command)` printed on stdout before the answer to `command`.
+fn play_reference_with(m: &BackgammonMatch, junk: impl Fn(&str) -> Option<&'static str>) -> MatchScore {
     let outcomes: Vec<GameOutcome> = (0..m.games())
         .map(|index| {
             let mut program = Command::new(env!("CARGO_BIN_EXE_reference"))
@@ -29,6 +34,9 @@ fn play_reference(m: &BackgammonMatch) -> MatchScore {
                 match step {
                     Step::Send(command) => {
                         writeln!(commands, "{command}").unwrap();
+                        if let Some(junk) = junk(&command) {
+                            assert_eq!(game.answer(Answer::Line(junk)), Step::Read, "{junk} is skipped");
+                        }
                         let mut line = String::new();
                         step = if answers.read_line(&mut line).unwrap() == 0 {
                             game.answer(Answer::Ended)
@@ -87,6 +95,11 @@ fn a_correct_program_gets_full_credit_in_every_case() {
         "focus = \"legal\"\nsituation = \"bear-in\"\ngames = 1\nseed = 26",
         "focus = \"legal\"\nsituation = \"enter\"\ngames = 1\nseed = 27",
         "focus = \"illegal\"\ngames = 2\nsituations = 6\nseed = 31",
+        "focus = \"illegal\"\nsetup = true\ngames = 2\nsituations = 6\nseed = 32",
+        "focus = \"illegal\"\nsetup = true\nsituation = \"higher-die\"\ngames = 1\nsituations = 4\nseed = 33",
+        "focus = \"legal\"\nsituation = \"higher-die\"\nsetup = true\ngames = 2\nsituations = 3\nseed = 23",
+        "focus = \"quiet\"\ngames = 2\nseed = 17",
+        "focus = \"strength\"\ngames = 2\ngames-per-start = 5\nseed = 52",
         "focus = \"cube\"\ngames = 2\nseed = 61",
         "focus = \"results\"\ngames = 2\nseed = 41",
         "focus = \"strength\"\ngames = 6\nseed = 51",
@@ -137,14 +150,31 @@ fn a_program_that_accepts_every_play_loses_the_illegal_play_case_only() {
 }
 
 #[test]
-fn junk_lines_are_skipped_outside_the_protocol_case_and_charged_in_it() {
-    let m = scenario("focus = \"protocol\"\ngames = 1\nseed = 5");
-    let (score, outcomes) = play_scripted(&m, |command| match command {
-        "quit" => None,
-        _ => Some("DEBUG thinking".to_owned()),
-    });
+fn junk_lines_are_skipped_in_every_case_and_charged_once_in_the_quiet_case() {
+    // A debug line before the AI's answers to `go` only when its dice are a double: the quiet case's
+    // fair dice bring doubles; the others skip the line and say so.
+    let junk = |command: &str| (command == "go").then_some("DEBUG thinking");
+    let quiet = play_reference_with(&scenario("focus = \"quiet\"\ngames = 2\nseed = 17"), junk);
+    assert_eq!(quiet.credit, 0.0, "{}", quiet.summary);
+    assert!(quiet.summary.contains("the first `DEBUG thinking`"), "{}", quiet.summary);
+    for text in ["focus = \"protocol\"\ngames = 1\nseed = 5", "focus = \"legal\"\ngames = 1\nseed = 21"] {
+        let score = play_reference_with(&scenario(text), junk);
+        assert_eq!(score.credit, 1.0, "{text}: {}", score.summary);
+        assert!(score
+            .summary
+            .contains("skipped (graded by protocol's quiet case), the first `DEBUG thinking`"));
+    }
+    // A program that prints nothing but junk never answers: that is charged where answers are.
+    let (score, outcomes) =
+        play_scripted(&scenario("focus = \"protocol\"\ngames = 1\nseed = 5"), |command| {
+            (command != "quit").then(|| "DEBUG thinking".to_owned())
+        });
     assert_eq!(score.credit, 0.0);
-    assert!(outcomes[0].problem.as_deref().unwrap().contains("`DEBUG thinking`"));
+    assert!(
+        outcomes[0].problem.as_deref().unwrap().contains("no answer to `new black`"),
+        "{:?}",
+        outcomes[0]
+    );
 }
 
 #[test]
@@ -152,7 +182,19 @@ fn a_bad_scenario_is_refused_with_what_is_wrong() {
     for (text, wanted) in [
         ("games = 2", "`focus` is required"),
         ("focus = \"legal\"\nsituation = \"sideways\"", "unknown situation `sideways`"),
-        ("focus = \"results\"\nsituation = \"doubles\"", "`situation` is for focus = \"legal\" only"),
+        (
+            "focus = \"results\"\nsituation = \"doubles\"",
+            "`situation` is for focus = \"legal\", or \"illegal\" with `setup`",
+        ),
+        (
+            "focus = \"results\"\nsetup = true",
+            "`setup` is for focus = \"legal\" with a situation, or \"illegal\"",
+        ),
+        (
+            "focus = \"illegal\"\nsetup = true\nsituation = \"enter\"",
+            "illegal-plays sets up `higher-die` or `doubles`",
+        ),
+        ("focus = \"strength\"\ngames-per-start = 0", "`games-per-start` must be a whole number"),
         ("focus = \"strength\"\ngames = 0", "`games` must be a whole number"),
         ("focus = \"strength\"\nopponent = \"gnubg\"", "unknown opponent `gnubg`"),
         ("focus = \"strength\"\nplayers = 2", "unknown key `players`"),

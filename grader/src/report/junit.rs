@@ -287,6 +287,7 @@ mod tests {
             visible_only: false,
             containment: Containment::Full,
             programs_ran_as_grader: false,
+            dice_seed: None,
             score: 12.5,
             max_score: 20.0,
             hidden: None,

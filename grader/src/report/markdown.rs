@@ -443,6 +443,7 @@ mod tests {
             visible_only: true,
             containment: Containment::Full,
             programs_ran_as_grader: false,
+            dice_seed: None,
             score: 8.0,
             max_score: 20.0,
             hidden: Some(HiddenCases { cases: 3, points: 7.5, bonus_points: 0.0 }),

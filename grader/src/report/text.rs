@@ -64,6 +64,9 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
         scope.push_str(&format!(" (only the cases matching {})", report.only.join(", ")));
     }
     let _ = writeln!(out, "{BOLD}{}{BOLD:#} — {}{scope}", report.title, safe(&report.submission));
+    if let Some(seed) = report.dice_seed {
+        let _ = writeln!(out, "interactive games rolled with other dice: --seed {seed}");
+    }
     // Only a weaker sandbox is worth a line: the JSON report always names the level.
     if report.containment != crate::run::Containment::Full {
         let user = if report.programs_ran_as_grader {

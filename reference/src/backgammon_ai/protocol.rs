@@ -86,6 +86,7 @@ impl Session {
             "result" => no_args(self.result()),
             "double?" => no_args(self.offer_double()),
             "double" => no_args(self.answer_double()),
+            "setup" => self.setup(&args),
             _ => format!("error UNKNOWN-COMMAND {command}"),
         })
     }
@@ -101,6 +102,28 @@ impl Session {
                 Err(e) => format!("error BAD-ARGUMENTS {e}"),
             },
             _ => "error BAD-ARGUMENTS new black or new white".to_owned(),
+        }
+    }
+
+    /// `setup POSITION turn COLOUR`: the game in progress (or a new one, the AI black when no `new`
+    /// came before) replaced by this position, the cube centred at 1, COLOUR to roll next.
+    fn setup(&mut self, args: &[&str]) -> String {
+        let [black, white, bar, off, "turn", colour] = args else {
+            return "error BAD-ARGUMENTS setup black:LIST white:LIST bar:B,W off:B,W turn COLOUR".to_owned();
+        };
+        // The turn is the next `roll`'s to say: COLOUR is only checked.
+        if colour.parse::<Colour>().is_err() {
+            return format!("error BAD-ARGUMENTS `{colour}` is not black or white");
+        }
+        match Position::from_wire(&[*black, *white, *bar, *off].join(" ")) {
+            Ok(position) => {
+                let ai = self.ai.unwrap_or(Colour::Black);
+                *self = Self::with_cube_policy(self.cube_policy);
+                self.ai = Some(ai);
+                self.position = position;
+                "ok".to_owned()
+            }
+            Err(e) => format!("illegal {}", e.0),
         }
     }
 

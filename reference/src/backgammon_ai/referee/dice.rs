@@ -1,6 +1,7 @@
 //! The dice the referee gives each side: plain rolls where a case steers around the rules'
 //! subtleties, and the rolls that put a side in the situation a legal-play case is about.
 
+use super::super::players::Rng;
 use super::super::rules::{legal_plays, CheckerMove, Colour, Point, Position};
 use super::Situation;
 
@@ -119,4 +120,65 @@ pub(super) fn single_die(colour: Colour, moves: &[CheckerMove]) -> Option<u8> {
     };
     // A bear-off with a larger die is not exact; the die used is then at least the distance.
     Some(from - to)
+}
+
+/// Positions drawn before giving up on a situation (each is checked against all 21 rolls).
+const SEARCH_LIMIT: u32 = 20_000;
+
+/// A position and a roll that put `colour` in `situation`, for `setup`: drawn at random (each colour's
+/// checkers on a few points, now and then one on the bar or some borne off) until one fits, so that a
+/// case meets the rare situations in every grading instead of when the dice happen to lead there.
+/// `None` when none was found within [`SEARCH_LIMIT`] draws.
+pub(super) fn position_for(
+    rng: &mut Rng,
+    colour: Colour,
+    situation: Situation,
+) -> Option<(Position, (u8, u8))> {
+    for _ in 0..SEARCH_LIMIT {
+        let Some(position) = random_position(rng) else { continue };
+        let fitting: Vec<(u8, u8)> =
+            all_rolls().into_iter().filter(|&d| is_situation(&position, colour, d, situation)).collect();
+        if !fitting.is_empty() {
+            let dice = fitting[rng.below(fitting.len() as u64) as usize];
+            return Some((position, dice));
+        }
+    }
+    None
+}
+
+/// A legal position: each colour's 15 checkers on two to seven points of its own (none shared), one
+/// on the bar a tenth of the time, and in a quarter of the positions a colour well into bearing off.
+fn random_position(rng: &mut Rng) -> Option<Position> {
+    let mut taken = [false; 25];
+    let mut lists: Vec<Vec<(Point, u8)>> = Vec::new();
+    for colour in Colour::ALL {
+        let bearing_off = rng.below(4) == 0;
+        let mut left = if bearing_off { 4 + rng.below(10) as u8 } else { 15 };
+        let mut list = Vec::new();
+        if rng.below(10) == 0 && !bearing_off {
+            list.push((Point::Bar, 1));
+            left -= 1;
+        }
+        let points = 2 + rng.below(6);
+        for k in 0..points {
+            // Own numbers: home points (1-6) only while bearing off.
+            let own = if bearing_off { 1 + rng.below(6) as u8 } else { 1 + rng.below(24) as u8 };
+            let point = colour.absolute(own);
+            if taken[point as usize] {
+                continue;
+            }
+            let count = if k + 1 == points { left } else { (1 + rng.below(4) as u8).min(left) };
+            if count == 0 {
+                break;
+            }
+            taken[point as usize] = true;
+            list.push((Point::Board(point), count));
+            left -= count;
+        }
+        if left > 0 && !bearing_off {
+            return None;
+        }
+        lists.push(list);
+    }
+    Position::from_counts(&lists[0], &lists[1]).ok()
 }

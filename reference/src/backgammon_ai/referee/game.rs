@@ -10,11 +10,11 @@ use super::super::rules::{
     check_play, format_play, game_result, legal_plays, parse_play, CheckerMove, Colour, LegalPlay, Position,
     ResultKind,
 };
-use super::dice::{all_rolls, is_situation, plain_rolls};
+use super::dice::{all_rolls, is_situation, plain_rolls, position_for};
 use super::illegal::illegal_attempt;
 use super::{BackgammonMatch, Focus, Opponent, Situation};
 
-/// Stray lines skipped before one answer, outside the protocol case.
+/// Stray lines skipped before one answer: more, and the answer is taken as missing.
 const MAX_STRAY_LINES: u32 = 8;
 
 /// Legal plays of the grader weighed when it steers the AI into a situation.
@@ -50,11 +50,21 @@ enum Expect {
     DoubleOffer,
     /// The grader's `double`: `take` or `drop`.
     DoubleAnswer,
+    /// An answer starting with this word, whatever follows (the quiet case grades only that one line
+    /// answers each command).
+    Shape(&'static str),
+    /// `position` before an illegal play of the grader: kept, to compare with the one after.
+    Snapshot,
+    /// `position` after a refused play: the same line as before it.
+    Unchanged(String),
+    /// `setup`: `ok`.
+    Setup,
 }
 
-/// The protocol's first words of answers: a line starting otherwise is stray.
-const ANSWER_WORDS: [&str; 9] =
-    ["ok", "illegal", "move", "position", "result", "double", "no", "take", "drop"];
+/// The protocol's first words of answers: a line starting otherwise is stray. `error` is the answer
+/// to a command a program does not know (the cube's, `setup`).
+const ANSWER_WORDS: [&str; 10] =
+    ["ok", "illegal", "move", "position", "result", "double", "no", "take", "drop", "error"];
 
 pub(super) struct BackgammonGame {
     focus: Focus,
@@ -80,6 +90,20 @@ pub(super) struct BackgammonGame {
     cube_owner: Option<Colour>,
     /// The grader's turn from which it doubles, when it may (cube case).
     next_double: u32,
+    /// The program's `position` before the grader's illegal play (illegal-plays case).
+    snapshot: Option<String>,
+    /// Games still to play after this one in the same program start (`new` between them).
+    more_games: u32,
+    /// The grader's turns so far (the illegal-plays case varies its dice by them).
+    grader_turns: u32,
+    /// Each situation is put on the board with `setup`, not waited for.
+    setup: bool,
+    /// The situations set up, in turn, and the next one's index (from the game's, so that games of one
+    /// situation each take them in turn too).
+    drills: Vec<Situation>,
+    next_drill: usize,
+    /// The games played in this program start so far.
+    game_number: u32,
 }
 
 impl BackgammonGame {
@@ -95,7 +119,7 @@ impl BackgammonGame {
             ai: if index % 2 == 0 { Colour::Black } else { Colour::White },
             rng: Rng::new(seed),
             opponent,
-            hitter: matches!(m.focus, Focus::Protocol | Focus::Legal(Situation::Enter)),
+            hitter: matches!(m.focus, Focus::Protocol | Focus::Quiet | Focus::Legal(Situation::Enter)),
             position: Position::start(),
             turn: Colour::Black,
             dice: (1, 2),
@@ -111,6 +135,13 @@ impl BackgammonGame {
             cube: 1,
             cube_owner: None,
             next_double: 0,
+            snapshot: None,
+            more_games: m.games_per_start - 1,
+            grader_turns: 0,
+            setup: m.setup,
+            drills: m.drills.clone(),
+            next_drill: index,
+            game_number: 1,
         }
     }
 
@@ -149,24 +180,74 @@ impl BackgammonGame {
         Step::Done(std::mem::take(&mut self.outcome))
     }
 
-    /// Ends the game now with a problem that another case grades: the game is left out of this one's
-    /// score (the report still shows why).
-    fn leave_out(&mut self, problem: String) -> Step {
-        self.outcome.add("left_out", 1);
-        self.fail(format!("{problem} (graded by another case; this game is left out here)"))
+    /// A wrong answer this case grades: the end of the game, except where each situation is put on
+    /// the board with `setup`, which sets a fresh state: there the first problem is kept, what was
+    /// queued for the situation dropped, and the next one played.
+    fn fault(&mut self, problem: String) -> Step {
+        if !self.setup {
+            return self.fail(problem);
+        }
+        match self.outcome.problem {
+            None => self.outcome.problem = Some(problem),
+            Some(_) => self.outcome.add("more_problems", 1),
+        }
+        self.queue.clear();
+        self.next()
     }
 
-    /// Ends the game after the program failed to answer: graded by the cases of the protocol, left
-    /// out of the others, which cannot judge what they never saw.
+    /// Ends the game now with a problem that another case grades, named in `graded_by` ("refusing a
+    /// legal play is graded by illegal-plays"): the game is left out of this one's score, and the report
+    /// says why.
+    fn leave_out(&mut self, problem: String, graded_by: &str) -> Step {
+        self.outcome.add("left_out", 1);
+        self.fail(format!("{problem} (left out of this case: {graded_by})"))
+    }
+
+    /// Ends the game after the program failed to answer: graded by the cases of the protocol (the
+    /// quiet case meets every situation the others do), left out of the others, which cannot judge
+    /// what they never saw.
     fn program_failed(&mut self, problem: String) -> Step {
         match self.focus {
-            Focus::Starts | Focus::Protocol => self.fail(problem),
+            Focus::Starts | Focus::Protocol | Focus::Quiet => self.fail(problem),
             Focus::Illegal => {
                 self.outcome.add("checks", 1);
                 self.fail(problem)
             }
-            _ => self.leave_out(problem),
+            _ => self.leave_out(problem, "a program that stops answering is graded by protocol"),
         }
+    }
+
+    /// Starts the next game of this program start: `new`, and the opening roll.
+    fn begin_game(&mut self) {
+        self.push(format!("new {}", self.ai.name()), Expect::Ok);
+        if self.focus == Focus::Starts {
+            self.finish();
+            return;
+        }
+        let (first, (black, white)) = opening_roll(&mut self.rng);
+        self.turn = first;
+        if self.focus == Focus::Cube {
+            self.next_double = 3 + self.rng.below(8) as u32;
+        }
+        self.first_roll = Some((black.max(white), black.min(white)));
+    }
+
+    /// Ends a game: `quit` after the last of this program start, else `new` for the next, the AI
+    /// taking the other colour.
+    fn end_game(&mut self) {
+        if self.more_games == 0 {
+            self.finish();
+            return;
+        }
+        self.more_games -= 1;
+        self.game_number += 1;
+        self.ai = self.ai.opponent();
+        self.position = Position::start();
+        self.turns = 0;
+        self.judging = false;
+        self.cube = 1;
+        self.cube_owner = None;
+        self.begin_game();
     }
 
     /// Queues the next turn (or the end of the game).
@@ -180,16 +261,23 @@ impl BackgammonGame {
             if self.focus == Focus::Cube {
                 self.push("result".into(), Expect::CubePoints(self.cube));
             }
+            if self.focus == Focus::Quiet {
+                self.push("result".into(), Expect::Shape("result"));
+            }
             if self.focus == Focus::Strength {
                 self.outcome.add("counted", 1);
                 self.outcome.add("won", u32::from(result.winner == self.ai));
             }
-            self.finish();
+            self.end_game();
             return;
         }
         let steered =
             matches!(self.focus, Focus::Legal(s) if s != Situation::Any) || self.focus == Focus::Illegal;
         let done_judging = steered && self.situations_left == 0;
+        if self.setup && !done_judging && self.turns < MAX_TURNS {
+            self.plan_setup();
+            return;
+        }
         if self.turns >= MAX_TURNS || done_judging {
             if self.focus == Focus::Strength {
                 // A game cut short counts by the race: fewer pips to go wins.
@@ -197,7 +285,7 @@ impl BackgammonGame {
                 let won = self.position.pip_count(self.ai) < self.position.pip_count(self.grader());
                 self.outcome.add("won", u32::from(won));
             }
-            self.finish();
+            self.end_game();
             return;
         }
         self.turns += 1;
@@ -213,6 +301,34 @@ impl BackgammonGame {
         let (d1, d2) = self.dice;
         self.push(format!("roll {} {d1} {d2}", colour.name()), Expect::Ok);
         if colour == self.ai {
+            self.push("go".into(), Expect::Move);
+        } else {
+            self.plan_grader_play();
+        }
+    }
+
+    /// Puts the next situation on the board with `setup` and plays it: the AI's `go` (legal-play), or
+    /// the grader's illegal play and its legal one (illegal-plays: the higher die, a double playable
+    /// in part, one played in full).
+    fn plan_setup(&mut self) {
+        self.turns += 1;
+        let side = if matches!(self.focus, Focus::Legal(_)) { self.ai } else { self.grader() };
+        let situation = self.drills[self.next_drill % self.drills.len()];
+        self.next_drill += 1;
+        let Some((position, dice)) = position_for(&mut self.rng, side, situation) else {
+            self.end_game();
+            return;
+        };
+        let wire = position.to_wire();
+        let wire = wire.strip_prefix("position ").unwrap_or(&wire);
+        self.push(format!("setup {wire} turn {}", side.name()), Expect::Setup);
+        self.position = position;
+        self.turn = side;
+        self.first_roll = None;
+        self.dice = dice;
+        self.push(format!("roll {} {} {}", side.name(), dice.0, dice.1), Expect::Ok);
+        if side == self.ai {
+            self.judging = true;
             self.push("go".into(), Expect::Move);
         } else {
             self.plan_grader_play();
@@ -238,7 +354,7 @@ impl BackgammonGame {
         self.queue.clear();
         let line = format!("result {} single {}", doubler.name(), self.cube);
         self.push("result".into(), Expect::Result(line));
-        self.finish();
+        self.end_game();
         self.next()
     }
 
@@ -260,6 +376,33 @@ impl BackgammonGame {
                     steered
                 }
             }
+            // The grader's own rolls, where its plays are judged: plain ones, and in turn those where a
+            // rule shows (four moves of a double, only the higher die, a double playable in part).
+            (Focus::Illegal, false) => {
+                self.grader_turns += 1;
+                let wanted = [
+                    None,
+                    Some(Situation::Doubles),
+                    Some(Situation::HigherDie),
+                    Some(Situation::Doubles),
+                    Some(Situation::PartialDouble),
+                ][self.grader_turns as usize % 5];
+                let steered: Vec<(u8, u8)> = wanted
+                    .map(|situation| {
+                        all.iter()
+                            .copied()
+                            .filter(|&d| is_situation(&self.position, colour, d, situation))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if steered.is_empty() {
+                    plain_rolls(&self.position, colour)
+                } else {
+                    steered
+                }
+            }
+            // Fair dice: every situation a game brings, for a program's stray lines to show in.
+            (Focus::Quiet, _) => Vec::new(),
             _ => plain_rolls(&self.position, colour),
         };
         if candidates.is_empty() {
@@ -290,16 +433,31 @@ impl BackgammonGame {
         };
         let result =
             check_play(&self.position, colour, self.dice, &moves).expect("the grader's own play is legal");
-        if self.focus == Focus::Illegal {
+        // The illegal-plays case tries an illegal play at every turn of the grader, the quiet case at
+        // every other (a line printed only when refusing must show there too). The illegal-plays case
+        // asks `position` before and after: a refused play leaves the state as it was.
+        let tries = match self.focus {
+            Focus::Illegal => true,
+            Focus::Quiet => self.turns % 4 < 2,
+            _ => false,
+        };
+        if tries {
             if let Some((attempt, reason)) = illegal_attempt(&self.position, colour, self.dice, self.attempt)
             {
                 self.attempt += 1;
-                self.situations_left = self.situations_left.saturating_sub(1);
-                self.outcome.add("attempts", 1);
-                self.push(
-                    format!("play {}", format_play(&attempt)).trim_end().to_owned(),
-                    Expect::Refuse(reason),
-                );
+                let command = format!("play {}", format_play(&attempt)).trim_end().to_owned();
+                if self.focus == Focus::Illegal {
+                    self.situations_left = self.situations_left.saturating_sub(1);
+                    self.outcome.add("attempts", 1);
+                    if self.dice.0 == self.dice.1 {
+                        self.outcome.add("double_attempts", 1);
+                    }
+                    self.push("position".into(), Expect::Snapshot);
+                    self.push(command.clone(), Expect::Refuse(reason));
+                    self.push("position".into(), Expect::Unchanged(command));
+                } else {
+                    self.push(command, Expect::Refuse(reason));
+                }
             }
         }
         self.push(
@@ -338,6 +496,12 @@ impl BackgammonGame {
 
     fn after_turn(&mut self) {
         self.turn = self.turn.opponent();
+        if self.focus == Focus::Quiet {
+            self.push("position".into(), Expect::Shape("position"));
+            if self.turns % 5 == 0 {
+                self.push("result".into(), Expect::Shape("result"));
+            }
+        }
         if self.focus == Focus::Protocol {
             self.push("position".into(), Expect::Position(self.position.to_wire()));
             if self.turns % 5 == 0 && game_result(&self.position).is_none() {
@@ -358,47 +522,74 @@ impl BackgammonGame {
             Expect::Quit => "",
             Expect::DoubleOffer => "double` or `no",
             Expect::DoubleAnswer => "take` or `drop",
+            Expect::Shape(word) => word,
+            Expect::Setup => "ok",
+            Expect::Snapshot | Expect::Unchanged(_) => "position",
         };
-        // A stray line (debug output) is skipped outside the protocol case: it is graded there. At a
-        // cube command an `error` line is the answer of a program without the extension, not waited
-        // past.
-        let cube_error = first == "error" && matches!(expect, Expect::DoubleOffer | Expect::DoubleAnswer);
-        if !ANSWER_WORDS.contains(&first)
-            && self.focus != Focus::Protocol
-            && !cube_error
-            && self.stray < MAX_STRAY_LINES
-        {
+        // A stray line (debug output) is skipped and counted in every case; the quiet case of protocol
+        // grades it, once.
+        if !ANSWER_WORDS.contains(&first) && self.stray < MAX_STRAY_LINES {
             self.stray += 1;
-            self.outcome.add("stray", 1);
+            self.outcome.add_example("stray", line);
             self.waiting = Some((command, expect));
             return Step::Read;
         }
         match expect {
             Expect::Ok if line == "ok" => self.next(),
-            Expect::Accept(_, result) if line == "ok" => {
+            Expect::Accept(moves, result) if line == "ok" => {
                 self.position = result;
                 if self.focus == Focus::Illegal {
                     self.outcome.add("checks", 1);
                     self.outcome.add("right", 1);
+                    self.outcome.add("doubles", u32::from(moves.len() == 4));
                 }
                 self.after_turn();
                 self.next()
             }
             Expect::Accept(moves, _) if first == "illegal" && self.focus == Focus::Illegal => {
                 self.outcome.add("checks", 1);
-                self.fail(format!("refused the legal play `{}` ({line})", format_play(&moves)))
+                self.fault(format!("refused the legal play `{}` ({line})", format_play(&moves)))
             }
-            Expect::Accept(moves, _) if first == "illegal" => {
-                self.leave_out(format!("refused the grader's legal play `{}` ({line})", format_play(&moves)))
-            }
-            Expect::Refuse(_) if first == "illegal" => {
-                self.outcome.add("checks", 1);
-                self.outcome.add("right", 1);
-                self.next()
-            }
+            Expect::Accept(moves, _) if first == "illegal" => self.leave_out(
+                format!("refused the grader's legal play `{}` ({line})", format_play(&moves)),
+                "refusing a legal play is graded by illegal-plays",
+            ),
+            // Judged with the position asked after it (illegal-plays), or not at all (quiet).
+            Expect::Refuse(_) if first == "illegal" => self.next(),
+            Expect::Refuse(reason) if self.focus == Focus::Quiet => self.leave_out(
+                format!("answered `{line}` to `{command}`, which is illegal: {reason}"),
+                "accepting an illegal play is graded by illegal-plays",
+            ),
             Expect::Refuse(reason) => {
                 self.outcome.add("checks", 1);
-                self.fail(format!("answered `{line}` to `{command}`, which is illegal: {reason}"))
+                self.fault(format!("answered `{line}` to `{command}`, which is illegal: {reason}"))
+            }
+            Expect::Snapshot => {
+                self.snapshot = Some(line.to_owned());
+                self.next()
+            }
+            Expect::Unchanged(refused) => {
+                self.outcome.add("checks", 1);
+                let before = self.snapshot.take().unwrap_or_default();
+                if line == before {
+                    self.outcome.add("right", 1);
+                    self.next()
+                } else {
+                    self.fault(format!(
+                        "refused `{refused}`, but the position changed: `{before}` before it, `{line}` after"
+                    ))
+                }
+            }
+            Expect::Shape(word) if first == word => self.next(),
+            Expect::Setup if line == "ok" => self.next(),
+            Expect::Setup => {
+                // The situation it was to set up counts as judged, and wrong.
+                let judged = if self.focus == Focus::Illegal { "checks" } else { "situations" };
+                self.outcome.add(judged, 1);
+                self.fail(format!(
+                    "answered `{line}` to `setup`, which the protocol requires (`setup POSITION turn COLOUR`): \
+                     this case puts each situation on the board with it"
+                ))
             }
             Expect::Move if first == "move" => self.judge_move(line),
             Expect::Position(wanted) if line == wanted => {
@@ -512,7 +703,7 @@ impl BackgammonGame {
             // An illegal move is graded by the legal-play cases (here when it was a judged one). Elsewhere
             // the game goes on in the program's world, the move applied as played, so that this case
             // still grades what it grades; a move that cannot even be applied leaves the game out.
-            Err(problem) if judged => self.fail(problem),
+            Err(problem) if judged => self.fault(problem),
             Err(problem) => {
                 match parse_play(text).ok().and_then(|m| self.position.apply_unchecked(self.ai, &m)) {
                     Some(result) => {
@@ -521,7 +712,7 @@ impl BackgammonGame {
                         self.after_turn();
                         self.next()
                     }
-                    None => self.leave_out(problem),
+                    None => self.leave_out(problem, "an illegal move of the AI is graded by legal-play"),
                 }
             }
         }
@@ -530,17 +721,7 @@ impl BackgammonGame {
 
 impl Game for BackgammonGame {
     fn start(&mut self) -> Step {
-        self.push(format!("new {}", self.ai.name()), Expect::Ok);
-        if self.focus == Focus::Starts {
-            self.finish();
-        } else {
-            let (first, (black, white)) = opening_roll(&mut self.rng);
-            self.turn = first;
-            if self.focus == Focus::Cube {
-                self.next_double = 3 + self.rng.below(8) as u32;
-            }
-            self.first_roll = Some((black.max(white), black.min(white)));
-        }
+        self.begin_game();
         self.next()
     }
 

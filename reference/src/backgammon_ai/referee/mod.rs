@@ -44,6 +44,10 @@ pub enum Focus {
     Starts,
     /// Every answer has its shape, `position` matches after every turn, answers come in time.
     Protocol,
+    /// Exactly one line answers each command, whatever the game brings: fair dice (doubles, bearing
+    /// off, entering), refused plays, `position` and `result` asked; a line that answers nothing (a
+    /// debug line on stdout), or no answer at all, is what this case grades.
+    Quiet,
     /// Every `move` of the AI is legal; the AI is steered into `Situation`.
     Legal(Situation),
     /// Illegal plays of the grader are refused and legal ones accepted.
@@ -91,14 +95,22 @@ pub struct BackgammonMatch {
     opponent: Opponent,
     /// Situations judged per game (legal-play cases).
     situations: u32,
+    /// Games played in one program start, `new` between them (the strength case plays many).
+    games_per_start: u32,
+    /// Each situation judged is put on the board with `setup` (legal-play, illegal-plays).
+    setup: bool,
+    /// The situations set up, in turn.
+    drills: Vec<Situation>,
 }
 
 impl BackgammonMatch {
-    /// Reads a `[scenario]`: `focus` (starts, protocol, legal, illegal, results, strength, cube),
-    /// `situation` for legal (any, doubles, higher-die, partial-double, bear-off-larger, bear-in, enter),
-    /// `games`, `seed`, `opponent` (random, reference), `situations` per game.
+    /// Reads a `[scenario]`: `focus` (starts, protocol, quiet, legal, illegal, results, strength,
+    /// cube), `situation` for legal (any, doubles, higher-die, partial-double, bear-off-larger, bear-in,
+    /// enter), `games` (program starts), `games-per-start`, `seed`, `opponent` (random, reference),
+    /// `situations` per game, `setup` (each situation put on the board with the protocol's `setup`).
     pub fn from_scenario(scenario: &toml::Table) -> Result<BackgammonMatch, ScenarioError> {
-        const KEYS: [&str; 6] = ["focus", "situation", "games", "seed", "opponent", "situations"];
+        const KEYS: [&str; 8] =
+            ["focus", "situation", "games", "games-per-start", "seed", "opponent", "situations", "setup"];
         if let Some(key) = scenario.keys().find(|k| !KEYS.contains(&k.as_str())) {
             return Err(ScenarioError::new(format!("unknown key `{key}` (keys: {})", KEYS.join(", "))));
         }
@@ -122,23 +134,51 @@ impl BackgammonMatch {
             "enter" => Situation::Enter,
             other => return Err(ScenarioError::new(format!("unknown situation `{other}`"))),
         };
-        let focus = match text("focus") {
-            Some("starts") => Focus::Starts,
-            Some("protocol") => Focus::Protocol,
-            Some("legal") => Focus::Legal(situation),
-            Some("illegal") => Focus::Illegal,
-            Some("results") => Focus::Results,
-            Some("strength") => Focus::Strength,
-            Some("cube") => Focus::Cube,
-            Some(other) => return Err(ScenarioError::new(format!("unknown focus `{other}`"))),
-            None => {
-                return Err(ScenarioError::new(
-                    "`focus` is required: starts, protocol, legal, illegal, results, strength or cube",
-                ))
+        let focus =
+            match text("focus") {
+                Some("starts") => Focus::Starts,
+                Some("protocol") => Focus::Protocol,
+                Some("quiet") => Focus::Quiet,
+                Some("legal") => Focus::Legal(situation),
+                Some("illegal") => Focus::Illegal,
+                Some("results") => Focus::Results,
+                Some("strength") => Focus::Strength,
+                Some("cube") => Focus::Cube,
+                Some(other) => return Err(ScenarioError::new(format!("unknown focus `{other}`"))),
+                None => return Err(ScenarioError::new(
+                    "`focus` is required: starts, protocol, quiet, legal, illegal, results, strength or cube",
+                )),
+            };
+        let setup_illegal =
+            focus == Focus::Illegal && scenario.get("setup").and_then(toml::Value::as_bool) == Some(true);
+        if scenario.contains_key("situation") && !matches!(focus, Focus::Legal(_)) && !setup_illegal {
+            return Err(ScenarioError::new(
+                "`situation` is for focus = \"legal\", or \"illegal\" with `setup`",
+            ));
+        }
+        // The situations set up in turn: the legal-play case's own; for illegal-plays, the higher die,
+        // or doubles (in part and in full), or all three.
+        let drills = match (focus, situation) {
+            (Focus::Legal(situation), _) => vec![situation],
+            (_, Situation::HigherDie) => vec![Situation::HigherDie],
+            (_, Situation::Doubles) => vec![Situation::PartialDouble, Situation::Doubles],
+            (_, Situation::Any) => vec![Situation::HigherDie, Situation::PartialDouble, Situation::Doubles],
+            (_, other) => {
+                return Err(ScenarioError::new(format!(
+                    "illegal-plays sets up `higher-die` or `doubles`, not `{other:?}`"
+                )))
             }
         };
-        if scenario.contains_key("situation") && !matches!(focus, Focus::Legal(_)) {
-            return Err(ScenarioError::new("`situation` is for focus = \"legal\" only"));
+        let setup = match scenario.get("setup") {
+            None => false,
+            Some(value) => {
+                value.as_bool().ok_or_else(|| ScenarioError::new("`setup` must be true or false"))?
+            }
+        };
+        if setup && !matches!(focus, Focus::Legal(s) if s != Situation::Any) && focus != Focus::Illegal {
+            return Err(ScenarioError::new(
+                "`setup` is for focus = \"legal\" with a situation, or \"illegal\"",
+            ));
         }
         let opponent = match text("opponent").unwrap_or("random") {
             "random" => Opponent::Random,
@@ -153,6 +193,9 @@ impl BackgammonMatch {
             seed: number("seed", 1, 0..=i64::MAX)? as u64,
             opponent,
             situations: number("situations", 2, 1..=50)? as u32,
+            games_per_start: number("games-per-start", 1, 1..=1000)? as u32,
+            setup,
+            drills,
         })
     }
 }
@@ -183,7 +226,9 @@ impl Match for BackgammonMatch {
         let clean = outcomes.iter().filter(|o| o.problem.is_none()).count() as u32;
         let games = outcomes.len() as u32;
         let judged_games = games - sum("left_out");
-        match self.focus {
+        let stray = sum("stray");
+        let first_stray = outcomes.iter().flat_map(|o| o.examples("stray")).next();
+        let mut score = match self.focus {
             Focus::Starts => MatchScore {
                 credit: share(clean, games, 0.0),
                 summary: format!("{clean} of {games} starts answered `new` and ended at `quit`"),
@@ -196,6 +241,25 @@ impl Match for BackgammonMatch {
                     sum("positions")
                 ),
             },
+            Focus::Quiet => {
+                // A game left out (the program accepted an illegal play, and its world went its own way)
+                // still vouches for the lines it saw; one that failed here does not.
+                let quiet = outcomes
+                    .iter()
+                    .filter(|o| o.count("stray") == 0 && (o.problem.is_none() || o.count("left_out") > 0))
+                    .count() as u32;
+                let lines = match first_stray {
+                    Some(line) => format!("; {stray} lines that answer no command, the first `{line}`"),
+                    None => String::new(),
+                };
+                MatchScore {
+                    credit: share(quiet, games, 0.0),
+                    summary: format!(
+                        "{quiet} of {games} games with exactly one line answering each command, on fair dice, with \
+                         refused plays{lines}"
+                    ),
+                }
+            }
             Focus::Legal(_) => {
                 let (judged, legal) = (sum("situations"), sum("legal"));
                 MatchScore {
@@ -208,10 +272,12 @@ impl Match for BackgammonMatch {
                 MatchScore {
                     credit: share(right, checks, 1.0),
                     summary: format!(
-                        "{right} of {checks} plays of the grader judged right: {} illegal (to refuse), {} legal (to \
-                         accept)",
+                        "{right} of {checks} plays of the grader judged right: {} illegal ({} of them with a double) to \
+                         refuse, the position unchanged after; {} legal ({} four-move doubles) to accept",
                         sum("attempts"),
-                        checks.saturating_sub(sum("attempts"))
+                        sum("double_attempts"),
+                        checks.saturating_sub(sum("attempts")),
+                        sum("doubles")
                     ),
                 }
             }
@@ -226,11 +292,11 @@ impl Match for BackgammonMatch {
                 let (counted, won) = (sum("counted"), sum("won"));
                 let rate = share(won, counted, 0.0);
                 let (low, high) = wilson_interval(won, counted);
-                let left_out = games - counted;
-                let left_out = if left_out > 0 {
-                    format!("; {left_out} games left out (the program failed in them: graded by the protocol case)")
-                } else {
-                    String::new()
+                let left_out = match sum("left_out") {
+                    0 => String::new(),
+                    n => format!(
+                        "; {n} of {games} program starts failed, their unfinished games left out (graded by protocol)"
+                    ),
                 };
                 MatchScore {
                     credit: ((rate - STRENGTH_ZERO) / (STRENGTH_FULL - STRENGTH_ZERO)).clamp(0.0, 1.0),
@@ -262,6 +328,12 @@ impl Match for BackgammonMatch {
                     ),
                 }
             }
+        };
+        if let (Some(line), false) = (first_stray, self.focus == Focus::Quiet) {
+            score.summary += &format!(
+                "; {stray} lines that answer no command skipped (graded by protocol's quiet case), the first `{line}`"
+            );
         }
+        score
     }
 }

@@ -118,3 +118,21 @@ fn the_cube_is_asked_about_only_in_its_own_case() {
     });
     assert_eq!(score.credit, 1.0);
 }
+
+#[test]
+fn a_position_is_found_for_every_situation_a_case_sets_up() {
+    use super::super::players::Rng;
+    use super::super::rules::Colour;
+    use super::dice::position_for;
+    let mut rng = Rng::new(5);
+    for situation in
+        [Situation::HigherDie, Situation::PartialDouble, Situation::Doubles, Situation::BearOffLarger]
+    {
+        for colour in [Colour::Black, Colour::White] {
+            for _ in 0..10 {
+                let (position, dice) = position_for(&mut rng, colour, situation).expect("found");
+                assert!(super::dice::is_situation(&position, colour, dice, situation));
+            }
+        }
+    }
+}
