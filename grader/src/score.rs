@@ -64,7 +64,9 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
     let credit = match (comparison.matched, case.compare.partial) {
         (false, _) => comparison.credit,
         (true, Partial::None) => 0.0,
-        (true, Partial::Hunks) => comparison.credit * (1.0 - case.compare.hunk_cost).max(0.0),
+        (true, Partial::Hunks | Partial::EachLine) => {
+            comparison.credit * (1.0 - case.compare.hunk_cost).max(0.0)
+        }
         (true, Partial::Lines | Partial::Prefix) => {
             let n = comparison.expected_lines as f64;
             comparison.credit * n / (n + 1.0)
@@ -140,6 +142,11 @@ fn partial_note(partial: &PartialCredit, comparison: &Comparison, credit: f64) -
             "{} of {} lines equal",
             partial.equal_lines,
             partial.expected_lines.max(partial.actual_lines)
+        ),
+        Partial::EachLine => format!(
+            "{} line{} differing, each costing a share",
+            partial.differences,
+            if partial.differences == 1 { "" } else { "s" }
         ),
         Partial::Hunks | Partial::None => format!(
             "{} distinct difference{}, {} of {} lines equal",

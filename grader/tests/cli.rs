@@ -503,3 +503,28 @@ fn hidden_cases_the_programs_could_read_refuse_grading_without_namespaces_until_
     assert_eq!(report["containment"], "rlimits-only");
     assert_eq!(report["score"], report["max_score"]);
 }
+
+#[test]
+fn a_machine_without_checkstyle_is_the_graders_error_not_the_students() {
+    // Every program on PATH but Checkstyle: the style build says so before it builds, exit 3.
+    let bin = tempfile::tempdir().unwrap();
+    for dir in std::env::var("PATH").unwrap().split(':') {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            if name != "checkstyle" && !bin.path().join(&name).exists() {
+                let _ = std::os::unix::fs::symlink(entry.path(), bin.path().join(&name));
+            }
+        }
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(["grade", "--assignment", "backgammon-ai", "--case", "style/*"])
+        .arg(repo().join("fixtures/backgammon-ai/correct"))
+        .arg("--cache-dir")
+        .arg(cache.path())
+        .env("PATH", bin.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("`checkstyle` is not installed"), "{}", text(&out.stderr));
+}

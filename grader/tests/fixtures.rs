@@ -695,6 +695,8 @@ fn each_backgammon_ai_bug_loses_points_exactly_in_its_categories() {
             // The state after every refusal is asked for.
             ("bug-refusal-not-undone", &["illegal-plays"]),
             ("bug-slow", &["protocol"]),
+            // Four of the handout's coding requirements broken: style alone, each violation listed.
+            ("bug-style", &["style"]),
         ],
     );
 }
@@ -740,13 +742,14 @@ fn the_strength_of_a_weak_ai_is_a_measurement_not_a_lottery() {
     let scores: Vec<(f64, String)> = (1..=8).map(|n| strength(Some(n))).collect();
     let (low, high) = scores.iter().fold((f64::MAX, f64::MIN), |(l, h), (s, _)| (l.min(*s), h.max(*s)));
     assert!(high - low <= 5.0, "{scores:#?}");
-    assert!(low < 15.0, "a weak AI does not earn full marks on every dice: {scores:#?}");
+    assert!(low < 10.0, "a weak AI does not earn full marks on every dice: {scores:#?}");
     for (_, note) in &scores {
         let interval = note.split("95% interval ").nth(1).unwrap();
         let (from, to) = interval.split_once('-').unwrap();
         let percent = |t: &str| t.split('%').next().unwrap().parse::<f64>().unwrap();
         let (from, to) = (percent(from), percent(to));
-        // One point of score per point of win rate between 50% and 65%.
+        // 10 points of score over the 15 points of win rate between 50% and 65%: at most ±5% is at
+        // most ±3.3 points of score.
         assert!(to - from <= 10.0, "{note}");
     }
     assert_eq!(strength(Some(3)), scores[2], "the same seed plays the same games");
@@ -763,8 +766,8 @@ fn a_backgammon_ai_program_without_the_optional_cube_loses_only_the_bonus() {
     let strength =
         |r: &grader::report::Report| r.categories.iter().find(|c| c.id == "strength").unwrap().score;
     assert_eq!(report.max_score, 95.0);
-    assert_eq!(report.score, 95.0 - (15.0 - strength(&report)), "{}", plain_text(&report));
-    assert_eq!(correct.score, 100.0 - (15.0 - strength(&correct)), "the correct program earns the bonus too");
+    assert_eq!(report.score, 95.0 - (10.0 - strength(&report)), "{}", plain_text(&report));
+    assert_eq!(correct.score, 100.0 - (10.0 - strength(&correct)), "the correct program earns the bonus too");
 }
 
 #[test]

@@ -155,6 +155,18 @@ impl<'a> Attempt<'a> {
                 let fraction = if expected_lines == 0 { 0.0 } else { prefix as f64 / expected_lines as f64 };
                 (fraction, Some(stats(usize::from(prefix < longest), prefix)))
             }
+            Partial::EachLine => {
+                let ops = self.ops();
+                let equal: usize =
+                    ops.iter().filter(|op| op.tag() == DiffTag::Equal).map(|op| op.old_range().len()).sum();
+                let differing: usize = ops
+                    .iter()
+                    .filter(|op| op.tag() != DiffTag::Equal)
+                    .map(|op| op.old_range().len().max(op.new_range().len()))
+                    .sum();
+                let fraction = (1.0 - spec.hunk_cost * differing as f64).max(0.0);
+                (fraction, Some(stats(differing, equal)))
+            }
             Partial::Lines | Partial::Hunks => {
                 let ops = self.ops();
                 let equal: usize =

@@ -82,6 +82,10 @@ pub enum Partial {
     /// equal lines: a local slip in a long game costs a bounded share, a game that derails (new
     /// differences in every later turn) costs it all.
     Hunks,
+    /// Each line the output has that the transcript lacks, or lacks that it has, costs `hunk-cost`:
+    /// a list of findings (style violations, one per line) against an empty transcript costs in
+    /// proportion to how many there are.
+    EachLine,
 }
 
 /// A regular expression selecting lines, compared by its text.
@@ -119,7 +123,8 @@ pub struct CompareSpec {
     pub rewrite: Vec<(LinePattern, String)>,
     /// Credit for a mismatch.
     pub partial: Partial,
-    /// Share of the case one separate difference costs under [`Partial::Hunks`].
+    /// Share of the case one separate difference costs under [`Partial::Hunks`], one line under
+    /// [`Partial::EachLine`].
     pub hunk_cost: f64,
     /// Tried in turn (highest credit first, cumulatively) when the output does not match: a match then
     /// keeps this fraction of the case's points.

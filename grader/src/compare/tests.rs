@@ -425,3 +425,18 @@ fn a_rewrite_that_changes_both_outputs_alike_forgives_nothing_there() {
     let c = compare(BOARD, b"> display\n-b-b\n----\n2 w-w-\n", &board_spec(), Extent::Whole);
     assert_eq!(c.forgiven.iter().map(|f| f.count).collect::<Vec<_>>(), [1]);
 }
+
+#[test]
+fn each_line_of_findings_costs_its_share_and_no_more_than_the_case() {
+    let mut s = spec(&[]);
+    s.partial = Partial::EachLine;
+    s.hunk_cost = 0.2;
+    let findings = "A.java:3: javadoc\nA.java:9: javadoc\nB.java:1: javadoc\n";
+    let c = compare(b"", findings.as_bytes(), &s, Extent::Whole);
+    assert!(!c.matched);
+    assert!((c.credit - 0.4).abs() < 1e-9, "{}", c.credit);
+    assert_eq!(c.partial.as_ref().map(|p| p.differences), Some(3));
+    let many: String = (1..=9).map(|n| format!("A.java:{n}: tab\n")).collect();
+    assert_eq!(compare(b"", many.as_bytes(), &s, Extent::Whole).credit, 0.0);
+    assert!(compare(b"", b"", &s, Extent::Whole).matched);
+}
