@@ -545,6 +545,8 @@ fn play_interactive_case(
             report.score = report.max_score * credit;
             report.note = Some(played.score.summary);
             report.games = played.problems;
+            report.reproduce =
+                report.games.first().map(|game| replay_command(&report.id, game, program.argv));
             report.time_ms = Some(played.wall_time.as_millis() as u64);
             report.cpu_ms = Some(played.cpu_time.as_millis() as u64);
             report.peak_memory_kb = Some(played.peak_memory_kb);
@@ -580,6 +582,32 @@ fn input_context(
     });
     let last = consumed.map(|n| context::last_lines(&stdin, n)).unwrap_or_default();
     Some(InputContext { path, consumed, last })
+}
+
+/// Lines of a game replayed inline by [`replay_command`]; a longer game is read from the JSON report.
+const INLINE_REPLAY_LINES: usize = 40;
+
+/// A shell command that plays an interactive game again: the lines the grader sent, fed to the
+/// program outside the sandbox (inline for a short game, else from the JSON report), and which
+/// colour the AI played.
+fn replay_command(case_id: &str, game: &crate::report::GameProblem, argv: &[std::ffi::OsString]) -> String {
+    let quote = |text: &str| shlex::try_quote(text).map_or_else(|_| format!("{text:?}"), |q| q.into_owned());
+    let program: Vec<String> = argv.iter().map(|a| quote(&a.to_string_lossy())).collect();
+    let colour = game.sent.iter().rev().find_map(|line| line.strip_prefix("new ")).unwrap_or("?");
+    let lines = game.sent.len();
+    let feed = if lines <= INLINE_REPLAY_LINES {
+        let quoted: Vec<String> = game.sent.iter().map(|line| quote(line)).collect();
+        format!("printf '%s\\n' {}", quoted.join(" "))
+    } else {
+        let filter = format!(".cases[] | select(.id == \"{case_id}\") | .games[0].sent[]");
+        format!("jq -r {} report.json", quote(&filter))
+    };
+    format!(
+        "{feed} | {}   # game {}: the {lines} lines the grader sent (report.json: `grade --format json`); \
+         the AI plays {colour}",
+        program.join(" "),
+        game.game
+    )
 }
 
 /// A shell command that runs the case's program outside the sandbox, with the same environment and

@@ -17,6 +17,10 @@ const EXCHANGE_LINES: usize = 12;
 /// Characters of one exchanged line kept in a report.
 const LINE_CHARS: usize = 200;
 
+/// Lines a game keeps of what the grader sent, for replaying it: a game of the strength case sends
+/// thousands; more than this and the replay is cut (and says so).
+const MAX_SENT_LINES: usize = 20_000;
+
 /// How long a program told to quit may take to end.
 const QUIT_GRACE: Duration = Duration::from_secs(2);
 
@@ -48,7 +52,8 @@ pub struct MatchPlayed {
     pub cpu_time: Duration,
     /// The largest peak memory of a game, in KiB.
     pub peak_memory_kb: u64,
-    /// The first lines the program wrote on stderr in a game that went wrong.
+    /// The first lines the program wrote on stderr in the first game that went wrong, labelled with
+    /// its number (`game 3:`).
     pub stderr: Option<String>,
 }
 
@@ -72,15 +77,19 @@ pub fn play_match(referee: &dyn Match, program: Program<'_>) -> Result<MatchPlay
         peak_memory_kb = peak_memory_kb.max(played.run.peak_memory_kb);
         if let Some(problem) = &played.outcome.problem {
             let ending = ending_note(&played.run.termination);
+            let excerpt = (!played.run.stderr.is_empty()).then(|| {
+                String::from_utf8_lossy(&played.run.stderr).lines().take(5).collect::<Vec<_>>().join("\n")
+            });
+            if stderr.is_none() {
+                stderr = excerpt.as_ref().map(|text| format!("game {}:\n{text}", index + 1));
+            }
             problems.push(GameProblem {
                 game: index + 1,
                 problem: format!("{problem}{ending}"),
                 exchange: played.exchange,
+                sent: played.sent,
+                stderr: excerpt,
             });
-            if stderr.is_none() && !played.run.stderr.is_empty() {
-                let text = String::from_utf8_lossy(&played.run.stderr);
-                stderr = Some(text.lines().take(5).collect::<Vec<_>>().join("\n"));
-            }
         }
         outcomes.push(played.outcome);
     }
@@ -98,6 +107,7 @@ fn ending_note(termination: &Termination) -> String {
 struct GamePlayed {
     outcome: GameOutcome,
     exchange: Vec<String>,
+    sent: Vec<String>,
     run: run::RunOutcome,
 }
 
@@ -112,6 +122,7 @@ fn play_game(referee: &dyn Match, index: usize, program: Program<'_>) -> Result<
     let mut session = Interactive::start(&request)?;
     let mut game = referee.game(index);
     let mut exchange: VecDeque<String> = VecDeque::with_capacity(EXCHANGE_LINES + 1);
+    let mut sent: Vec<String> = Vec::new();
     let mut log = |line: String| {
         if exchange.len() == EXCHANGE_LINES {
             exchange.pop_front();
@@ -126,6 +137,9 @@ fn play_game(referee: &dyn Match, index: usize, program: Program<'_>) -> Result<
                 let read = match &step {
                     Step::Send(command) => {
                         log(format!("> {}", shorten(command)));
+                        if sent.len() < MAX_SENT_LINES {
+                            sent.push(command.clone());
+                        }
                         match session.send_line(command.as_bytes()) {
                             Ok(()) => session.read_line(timeout),
                             Err(_) => LineRead::Closed { partial: Vec::new() },
@@ -160,7 +174,7 @@ fn play_game(referee: &dyn Match, index: usize, program: Program<'_>) -> Result<
         }
     };
     let run = session.finish(QUIT_GRACE)?;
-    Ok(GamePlayed { outcome, exchange: exchange.into(), run })
+    Ok(GamePlayed { outcome, exchange: exchange.into(), sent, run })
 }
 
 /// A line cut to [`LINE_CHARS`] characters for the report.

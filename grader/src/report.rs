@@ -301,6 +301,13 @@ pub struct GameProblem {
     pub problem: String,
     /// The last lines exchanged before it: `> command`, `< answer`.
     pub exchange: Vec<String>,
+    /// Every line the grader sent in that game, in order: fed to the program again, they replay it
+    /// (the case's `reproduce` command does so for its first such game).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sent: Vec<String>,
+    /// The first lines the program wrote on stderr in that game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stderr: Option<String>,
 }
 
 /// Where a failing case's input comes from, and what of it the program had been given when its output
@@ -486,6 +493,8 @@ pub(crate) mod test_support {
             game: 1,
             problem: format!("an illegal move {HOSTILE}"),
             exchange: vec!["> move 3".to_owned(), format!("< {HOSTILE}")],
+            sent: vec!["move 3".to_owned()],
+            stderr: Some(format!("{HOSTILE}\nat game 1")),
         }];
         failing.reproduce = Some(format!("cd 'students/{HOSTILE}' && ./prog"));
         let mut not_built = case("board/not-built", "board", CaseStatus::BuildError, 0.0);

@@ -129,6 +129,16 @@ fn a_crash_is_named_with_its_signal() {
 }
 
 #[test]
+fn a_game_that_went_wrong_keeps_what_was_sent_and_its_own_stderr_to_replay_it() {
+    let crash = r#"while read word n; do case $word in ping) [ "$n" = 2 ] && { echo "boom at $n" >&2; exit 3; }; echo "pong $n";; quit) exit 0;; esac; done"#;
+    let played = play(crash);
+    let first = &played.problems[0];
+    assert_eq!(first.sent, ["ping 1", "ping 2"], "every line the grader sent, in order");
+    assert_eq!(first.stderr.as_deref(), Some("boom at 2"));
+    assert_eq!(played.stderr.as_deref(), Some("game 1:\nboom at 2"), "labelled with its game");
+}
+
+#[test]
 fn a_debug_line_on_stdout_desynchronises_the_game() {
     let chatty = r#"while read word n; do case $word in ping) echo "debug: got $n"; echo "pong $n";; quit) exit 0;; esac; done"#;
     let played = play(chatty);

@@ -426,6 +426,12 @@ fn render_case(
         for line in &problem.exchange {
             let _ = writeln!(out, "       {DIM}{}{DIM:#}", safe(line));
         }
+        if let Some(stderr) = &problem.stderr {
+            let _ = writeln!(out, "       stderr of game {}:", problem.game);
+            for line in stderr.lines() {
+                let _ = writeln!(out, "         {DIM}{}{DIM:#}", safe(line));
+            }
+        }
     }
     if case.games.len() > MAX_GAMES_SHOWN {
         let _ = writeln!(out, "     {DIM}... and {} more games{DIM:#}", case.games.len() - MAX_GAMES_SHOWN);
