@@ -21,9 +21,14 @@ if [ ! -s style-sources.list ]; then
     done > "$out"
     exit 0
 fi
+# The file names as arguments, each whole: a student's name with spaces or `*` stays one file.
+set --
+while IFS= read -r file; do
+    set -- "$@" "$file"
+done < style-sources.list
 # Checkstyle's JVM (through java-wrappers): a heap the build's memory holds.
-JAVA_ARGS="-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1" checkstyle -c "$config" \
-    $(cat style-sources.list) > style-raw.txt 2>&1 || true
+JAVA_ARGS="-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1" checkstyle -c "$config" "$@" \
+    > style-raw.txt 2>&1 || true
 if ! grep -q '^Audit done' style-raw.txt; then
     echo "Checkstyle did not finish:" >&2
     cat style-raw.txt >&2

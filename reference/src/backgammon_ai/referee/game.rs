@@ -102,8 +102,6 @@ pub(super) struct BackgammonGame {
     /// situation each take them in turn too).
     drills: Vec<Situation>,
     next_drill: usize,
-    /// The games played in this program start so far.
-    game_number: u32,
 }
 
 impl BackgammonGame {
@@ -141,7 +139,6 @@ impl BackgammonGame {
             setup: m.setup,
             drills: m.drills.clone(),
             next_drill: index,
-            game_number: 1,
         }
     }
 
@@ -187,10 +184,7 @@ impl BackgammonGame {
         if !self.setup {
             return self.fail(problem);
         }
-        match self.outcome.problem {
-            None => self.outcome.problem = Some(problem),
-            Some(_) => self.outcome.add("more_problems", 1),
-        }
+        self.outcome.problem.get_or_insert(problem);
         self.queue.clear();
         self.next()
     }
@@ -240,7 +234,6 @@ impl BackgammonGame {
             return;
         }
         self.more_games -= 1;
-        self.game_number += 1;
         self.ai = self.ai.opponent();
         self.position = Position::start();
         self.turns = 0;
