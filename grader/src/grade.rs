@@ -248,11 +248,13 @@ pub fn grade_submission(
     for (i, result) in order.into_iter().zip(run_all(&ordered, first_phase, grade_one)) {
         results[i] = Some(result);
     }
-    let results: Vec<CaseReport> = results.into_iter().map(|r| r.expect("every case was run once")).collect();
+    let mut results: Vec<CaseReport> =
+        results.into_iter().map(|r| r.expect("every case was run once")).collect();
 
     let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
     let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed).collect();
     let (categories, pending, total, max_total) = score::tally(assignment, &cases, &earned, &points, &passed);
+    interactive::settle_left_out(&mut results, &categories);
     // What a self-check leaves out is the hidden cases; cases left out by `only` are the caller's choice.
     let not_run: Vec<&Case> = assignment
         .cases
@@ -443,6 +445,7 @@ fn run_case(
         input: None,
         reproduce: None,
         games: Vec::new(),
+        game_ends: Vec::new(),
     };
     if !build.ok {
         report.status = CaseStatus::BuildError;
@@ -545,6 +548,7 @@ fn play_interactive_case(
             report.score = report.max_score * credit;
             report.note = Some(played.score.summary);
             report.games = played.problems;
+            report.game_ends = played.ends;
             report.reproduce =
                 report.games.first().map(|game| replay_command(&report.id, game, program.argv));
             report.time_ms = Some(played.wall_time.as_millis() as u64);

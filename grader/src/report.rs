@@ -290,6 +290,33 @@ pub struct CaseReport {
     /// For an interactive case: the games that went wrong, each with its reason and last exchanges.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub games: Vec<GameProblem>,
+    /// For an interactive case: how every game ended (one program start each), those that went right
+    /// too, so that no game is left out of a report silently.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub game_ends: Vec<GameEnd>,
+}
+
+/// How one game (one program start) of an interactive case ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameEnd {
+    /// 1-based game number.
+    pub game: usize,
+    /// Whether it went right, went wrong, or went wrong in a way another case grades.
+    pub status: GameStatus,
+    /// How, in words: `ended at \`quit\`: 1 game played to the end (0 won by the AI)`, or the problem.
+    pub how: String,
+}
+
+/// How a game of an interactive case ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameStatus {
+    /// Every answer this case judges was right, to the end.
+    Finished,
+    /// It went wrong in what this case grades (or the program stopped answering).
+    Failed,
+    /// It went wrong in what another case grades, and is left out of this one's score.
+    LeftOut,
 }
 
 /// A game of an interactive case that went wrong.
@@ -308,6 +335,9 @@ pub struct GameProblem {
     /// The first lines the program wrote on stderr in that game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stderr: Option<String>,
+    /// For a game left out of this case's score: the category that grades what went wrong.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graded_by: Option<String>,
 }
 
 /// Where a failing case's input comes from, and what of it the program had been given when its output
@@ -371,6 +401,7 @@ impl Report {
                     case.input = None;
                     case.reproduce = None;
                     case.games.clear();
+                    case.game_ends.clear();
                 }
             }
         }
@@ -449,6 +480,7 @@ pub(crate) mod test_support {
             input: None,
             reproduce: None,
             games: Vec::new(),
+            game_ends: Vec::new(),
         }
     }
 
@@ -495,6 +527,7 @@ pub(crate) mod test_support {
             exchange: vec!["> move 3".to_owned(), format!("< {HOSTILE}")],
             sent: vec!["move 3".to_owned()],
             stderr: Some(format!("{HOSTILE}\nat game 1")),
+            graded_by: None,
         }];
         failing.reproduce = Some(format!("cd 'students/{HOSTILE}' && ./prog"));
         let mut not_built = case("board/not-built", "board", CaseStatus::BuildError, 0.0);
@@ -636,6 +669,7 @@ mod tests {
             }),
             reproduce: Some("env -i prog".into()),
             games: Vec::new(),
+            game_ends: Vec::new(),
         }
     }
 

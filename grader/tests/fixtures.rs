@@ -665,6 +665,14 @@ fn the_correct_backgammon_ai_submission_plays_every_game_legally_and_its_strengt
     for category in report.categories.iter().filter(|c| c.id != "strength") {
         assert_eq!(category.score, category.max_score, "{}: {}", category.id, plain_text(&report));
     }
+    // No game leaves the report silently: each has its end, and a correct program finishes them all.
+    for case in report.cases.iter().filter(|c| c.kind == grader::load::CaseKind::Interactive) {
+        assert!(!case.game_ends.is_empty(), "{}", case.id);
+        for end in &case.game_ends {
+            assert_eq!(end.status, grader::report::GameStatus::Finished, "{}: {end:?}", case.id);
+            assert!(end.how.contains("ended at `quit`"), "{}: {end:?}", case.id);
+        }
+    }
     let strength = report.cases.iter().find(|c| c.category == "strength").unwrap();
     let note = strength.note.as_deref().unwrap();
     assert!(note.contains("against the random player") && note.contains("95% interval"), "{note}");

@@ -40,6 +40,19 @@ pub struct GameOutcome {
     pub counts: BTreeMap<&'static str, u32>,
     /// The first few lines behind a counter (`stray`: the lines skipped), for the report.
     pub examples: BTreeMap<&'static str, Vec<String>>,
+    /// How a game that went right ended, in words (`ended at \`quit\`: 1 game played to its end`).
+    pub end: Option<String>,
+    /// For a game left out of its case's score: the case that grades what went wrong instead.
+    pub left_out: Option<LeftOut>,
+}
+
+/// Why a game that went wrong is not charged by its own case: another category grades that defect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeftOut {
+    /// The defect in words (`refusing a legal play`).
+    pub what: &'static str,
+    /// The id of the category that grades it (`illegal-plays`).
+    pub category: &'static str,
 }
 
 impl GameOutcome {

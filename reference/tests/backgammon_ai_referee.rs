@@ -102,6 +102,8 @@ fn a_correct_program_gets_full_credit_in_every_case() {
         "focus = \"strength\"\ngames = 2\ngames-per-start = 5\nseed = 52",
         "focus = \"cube\"\ngames = 2\nseed = 61",
         "focus = \"results\"\ngames = 2\nseed = 41",
+        "focus = \"results\"\nsetup = true\ngames = 1\nsituations = 4\nseed = 44",
+        "focus = \"legal\"\nsituation = \"enter-then-free\"\nsetup = true\ngames = 1\nseed = 28",
         "focus = \"strength\"\ngames = 6\nseed = 51",
     ] {
         let score = play_reference(&scenario(text));
@@ -187,9 +189,10 @@ fn a_bad_scenario_is_refused_with_what_is_wrong() {
             "`situation` is for focus = \"legal\", or \"illegal\" with `setup`",
         ),
         (
-            "focus = \"results\"\nsetup = true",
-            "`setup` is for focus = \"legal\" with a situation, or \"illegal\"",
+            "focus = \"strength\"\nsetup = true",
+            "`setup` is for focus = \"legal\" with a situation, \"illegal\" or \"results\"",
         ),
+        ("focus = \"legal\"\nsituation = \"enter-then-free\"", "it needs `setup = true`"),
         (
             "focus = \"illegal\"\nsetup = true\nsituation = \"enter\"",
             "illegal-plays sets up `higher-die` or `doubles`",

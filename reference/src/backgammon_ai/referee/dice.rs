@@ -2,7 +2,7 @@
 //! subtleties, and the rolls that put a side in the situation a legal-play case is about.
 
 use super::super::players::Rng;
-use super::super::rules::{legal_plays, CheckerMove, Colour, Point, Position};
+use super::super::rules::{game_result, legal_plays, CheckerMove, Colour, Point, Position, ResultKind};
 use super::Situation;
 
 /// The 21 distinct rolls, higher die first.
@@ -102,6 +102,22 @@ pub(super) fn is_situation(
         Situation::Enter => {
             high != low && position.bar(colour) > 0 && most > 0 && !tempts_bearing_off(position, colour, dice)
         }
+        Situation::EnterThenFree => {
+            // One checker to enter, then the other die free for any checker: some play moves another.
+            high != low
+                && position.bar(colour) == 1
+                && most == 2
+                && !tempts_bearing_off(position, colour, dice)
+                && plays.iter().any(|p| p.moves[1].from != p.moves[0].to)
+        }
+        Situation::Gammon | Situation::Backgammon => {
+            let kind =
+                if situation == Situation::Gammon { ResultKind::Gammon } else { ResultKind::Backgammon };
+            !plays.is_empty()
+                && plays
+                    .iter()
+                    .all(|p| game_result(&p.result).is_some_and(|r| r.winner == colour && r.kind == kind))
+        }
     }
 }
 
@@ -135,7 +151,13 @@ pub(super) fn position_for(
     situation: Situation,
 ) -> Option<(Position, (u8, u8))> {
     for _ in 0..SEARCH_LIMIT {
-        let Some(position) = random_position(rng) else { continue };
+        let drawn = match situation {
+            Situation::Gammon | Situation::Backgammon => {
+                finishing_position(rng, colour, situation == Situation::Backgammon)
+            }
+            _ => random_position(rng),
+        };
+        let Some(position) = drawn else { continue };
         let fitting: Vec<(u8, u8)> =
             all_rolls().into_iter().filter(|&d| is_situation(&position, colour, d, situation)).collect();
         if !fitting.is_empty() {
@@ -181,4 +203,37 @@ fn random_position(rng: &mut Rng) -> Option<Position> {
         lists.push(list);
     }
     Position::from_counts(&lists[0], &lists[1]).ok()
+}
+
+/// A position where `winner` is about to bear off its last one or two checkers (on its points 1-3)
+/// while the loser has borne off none: a gammon at hand, or with `backgammon` one of the loser's
+/// checkers on the bar or in the winner's home board (its points 4-6, clear of the winner's).
+fn finishing_position(rng: &mut Rng, winner: Colour, backgammon: bool) -> Option<Position> {
+    let loser = winner.opponent();
+    let mut winners = Vec::new();
+    for _ in 0..1 + rng.below(2) {
+        winners.push((Point::Board(winner.absolute(1 + rng.below(3) as u8)), 1));
+    }
+    let mut losers = Vec::new();
+    let mut left = 15u8;
+    if backgammon {
+        // The loser's own 19-21 are the winner's 6-4.
+        let point = if rng.below(3) == 0 {
+            Point::Bar
+        } else {
+            Point::Board(loser.absolute(19 + rng.below(3) as u8))
+        };
+        losers.push((point, 1));
+        left -= 1;
+    }
+    let points = 3 + rng.below(3);
+    for k in 0..points {
+        // Outside both home boards: the loser's own 7-18.
+        let point = Point::Board(loser.absolute(7 + rng.below(12) as u8));
+        let count = if k + 1 == points { left } else { (1 + rng.below(5) as u8).min(left) };
+        losers.push((point, count));
+        left -= count;
+    }
+    let (black, white) = if winner == Colour::Black { (winners, losers) } else { (losers, winners) };
+    Position::from_counts(&black, &white).ok()
 }

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::referee::{Answer, Game, GameOutcome, Step};
+use crate::referee::{Answer, Game, GameOutcome, LeftOut, Step};
 
 use super::super::players::{opening_roll, OnePlyPlayer, Player, RandomPlayer, Rng};
 use super::super::rules::{
@@ -102,6 +102,15 @@ pub(super) struct BackgammonGame {
     /// situation each take them in turn too).
     drills: Vec<Situation>,
     next_drill: usize,
+    /// How the games of this program start went, for the outcome's `end`: played to the end (and
+    /// won by the AI), stopped once judged enough, stopped at [`MAX_TURNS`], positions set up.
+    finished: u32,
+    ai_won: u32,
+    stopped: u32,
+    cut: u32,
+    setups: u32,
+    /// The game on the board has ended and its end was counted (and `result` asked).
+    over: bool,
 }
 
 impl BackgammonGame {
@@ -139,6 +148,12 @@ impl BackgammonGame {
             setup: m.setup,
             drills: m.drills.clone(),
             next_drill: index,
+            finished: 0,
+            ai_won: 0,
+            stopped: 0,
+            cut: 0,
+            setups: 0,
+            over: false,
         }
     }
 
@@ -157,7 +172,46 @@ impl BackgammonGame {
                 self.stray = 0;
                 Step::Send(command)
             }
-            None => Step::Done(std::mem::take(&mut self.outcome)),
+            None => self.done(),
+        }
+    }
+
+    /// The end of this program start: its outcome, with how it ended when nothing went wrong.
+    fn done(&mut self) -> Step {
+        if self.outcome.problem.is_none() {
+            self.outcome.end = Some(self.end_words());
+        }
+        Step::Done(std::mem::take(&mut self.outcome))
+    }
+
+    /// How this program start ended, when nothing went wrong: `ended at \`quit\`: 2 games played to
+    /// the end (1 won by the AI), 3 positions set up and played`.
+    fn end_words(&self) -> String {
+        let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let mut parts = Vec::new();
+        if self.finished > 0 {
+            parts.push(format!(
+                "{} played to the end ({} won by the AI)",
+                plural(self.finished, "game", "games"),
+                self.ai_won
+            ));
+        }
+        if self.stopped > 0 {
+            parts.push(format!(
+                "{} stopped once the case had judged enough",
+                plural(self.stopped, "game", "games")
+            ));
+        }
+        if self.cut > 0 {
+            parts.push(format!("{} stopped at turn {MAX_TURNS}", plural(self.cut, "game", "games")));
+        }
+        if self.setups > 0 {
+            parts.push(format!("{} set up and played", plural(self.setups, "position", "positions")));
+        }
+        if parts.is_empty() {
+            "answered `new` and ended at `quit`".to_owned()
+        } else {
+            format!("ended at `quit`: {}", parts.join(", "))
         }
     }
 
@@ -189,12 +243,13 @@ impl BackgammonGame {
         self.next()
     }
 
-    /// Ends the game now with a problem that another case grades, named in `graded_by` ("refusing a
-    /// legal play is graded by illegal-plays"): the game is left out of this one's score, and the report
-    /// says why.
-    fn leave_out(&mut self, problem: String, graded_by: &str) -> Step {
+    /// Ends the game now with a problem that another case grades: `what` went wrong in words
+    /// ("refusing a legal play"), and the id of the `category` that grades it. The game is left out of
+    /// this case's score; the grader's report says why, once it knows whether that category charged it.
+    fn leave_out(&mut self, problem: String, what: &'static str, category: &'static str) -> Step {
         self.outcome.add("left_out", 1);
-        self.fail(format!("{problem} (left out of this case: {graded_by})"))
+        self.outcome.left_out = Some(LeftOut { what, category });
+        self.fail(problem)
     }
 
     /// Ends the game after the program failed to answer: graded by the cases of the protocol (the
@@ -207,7 +262,7 @@ impl BackgammonGame {
                 self.outcome.add("checks", 1);
                 self.fail(problem)
             }
-            _ => self.leave_out(problem, "a program that stops answering is graded by protocol"),
+            _ => self.leave_out(problem, "a program that stops answering", "protocol"),
         }
     }
 
@@ -246,26 +301,46 @@ impl BackgammonGame {
     /// Queues the next turn (or the end of the game).
     fn plan(&mut self) {
         if let Some(result) = game_result(&self.position) {
-            if self.focus == Focus::Results {
-                let line =
-                    format!("result {} {} {}", result.winner.name(), result.kind.name(), result.points(1));
-                self.push("result".into(), Expect::Result(line));
+            // First the game's end is counted and `result` asked; the plan after the answer (or after a
+            // wrong one, which drops what was queued) goes on to the next game or set-up position.
+            if !self.over {
+                self.over = true;
+                self.finished += 1;
+                self.ai_won += u32::from(result.winner == self.ai);
+                match self.focus {
+                    Focus::Results => {
+                        let line = format!(
+                            "result {} {} {}",
+                            result.winner.name(),
+                            result.kind.name(),
+                            result.points(1)
+                        );
+                        self.push("result".into(), Expect::Result(line));
+                    }
+                    Focus::Cube => self.push("result".into(), Expect::CubePoints(self.cube)),
+                    Focus::Quiet => self.push("result".into(), Expect::Shape("result")),
+                    Focus::Strength => {
+                        self.outcome.add("counted", 1);
+                        self.outcome.add("won", u32::from(result.winner == self.ai));
+                    }
+                    _ => {}
+                }
+                if !self.queue.is_empty() {
+                    return;
+                }
             }
-            if self.focus == Focus::Cube {
-                self.push("result".into(), Expect::CubePoints(self.cube));
+            self.over = false;
+            // A results case with set-up positions goes on to the next (it replaces the game).
+            if self.setup && self.situations_left > 0 && self.turns < MAX_TURNS {
+                self.plan_setup();
+            } else {
+                self.end_game();
             }
-            if self.focus == Focus::Quiet {
-                self.push("result".into(), Expect::Shape("result"));
-            }
-            if self.focus == Focus::Strength {
-                self.outcome.add("counted", 1);
-                self.outcome.add("won", u32::from(result.winner == self.ai));
-            }
-            self.end_game();
             return;
         }
-        let steered =
-            matches!(self.focus, Focus::Legal(s) if s != Situation::Any) || self.focus == Focus::Illegal;
+        let steered = matches!(self.focus, Focus::Legal(s) if s != Situation::Any)
+            || self.focus == Focus::Illegal
+            || (self.focus == Focus::Results && self.setup);
         let done_judging = steered && self.situations_left == 0;
         if self.setup && !done_judging && self.turns < MAX_TURNS {
             self.plan_setup();
@@ -277,6 +352,11 @@ impl BackgammonGame {
                 self.outcome.add("counted", 1);
                 let won = self.position.pip_count(self.ai) < self.position.pip_count(self.grader());
                 self.outcome.add("won", u32::from(won));
+            }
+            if self.turns >= MAX_TURNS {
+                self.cut += 1;
+            } else if !self.setup {
+                self.stopped += 1;
             }
             self.end_game();
             return;
@@ -302,12 +382,20 @@ impl BackgammonGame {
 
     /// Puts the next situation on the board with `setup` and plays it: the AI's `go` (legal-play), or
     /// the grader's illegal play and its legal one (illegal-plays: the higher die, a double playable
-    /// in part, one played in full).
+    /// in part, one played in full), or the last turn of a game whose winner has a gammon or a
+    /// backgammon at hand (results: the AI wins the first two, the grader the next two, in turn).
     fn plan_setup(&mut self) {
         self.turns += 1;
-        let side = if matches!(self.focus, Focus::Legal(_)) { self.ai } else { self.grader() };
+        let side = match self.focus {
+            Focus::Legal(_) => self.ai,
+            Focus::Results if (self.next_drill / 2) % 2 == 0 => self.ai,
+            _ => self.grader(),
+        };
         let situation = self.drills[self.next_drill % self.drills.len()];
         self.next_drill += 1;
+        if self.focus == Focus::Results {
+            self.situations_left = self.situations_left.saturating_sub(1);
+        }
         let Some((position, dice)) = position_for(&mut self.rng, side, situation) else {
             self.end_game();
             return;
@@ -315,13 +403,15 @@ impl BackgammonGame {
         let wire = position.to_wire();
         let wire = wire.strip_prefix("position ").unwrap_or(&wire);
         self.push(format!("setup {wire} turn {}", side.name()), Expect::Setup);
+        self.setups += 1;
         self.position = position;
         self.turn = side;
         self.first_roll = None;
         self.dice = dice;
         self.push(format!("roll {} {} {}", side.name(), dice.0, dice.1), Expect::Ok);
         if side == self.ai {
-            self.judging = true;
+            // The AI's finishing move in results is legal-play's to judge, not this case's.
+            self.judging = matches!(self.focus, Focus::Legal(_));
             self.push("go".into(), Expect::Move);
         } else {
             self.plan_grader_play();
@@ -545,13 +635,15 @@ impl BackgammonGame {
             }
             Expect::Accept(moves, _) if first == "illegal" => self.leave_out(
                 format!("refused the grader's legal play `{}` ({line})", format_play(&moves)),
-                "refusing a legal play is graded by illegal-plays",
+                "refusing a legal play",
+                "illegal-plays",
             ),
             // Judged with the position asked after it (illegal-plays), or not at all (quiet).
             Expect::Refuse(_) if first == "illegal" => self.next(),
             Expect::Refuse(reason) if self.focus == Focus::Quiet => self.leave_out(
                 format!("answered `{line}` to `{command}`, which is illegal: {reason}"),
-                "accepting an illegal play is graded by illegal-plays",
+                "accepting an illegal play",
+                "illegal-plays",
             ),
             Expect::Refuse(reason) => {
                 self.outcome.add("checks", 1);
@@ -577,7 +669,11 @@ impl BackgammonGame {
             Expect::Setup if line == "ok" => self.next(),
             Expect::Setup => {
                 // The situation it was to set up counts as judged, and wrong.
-                let judged = if self.focus == Focus::Illegal { "checks" } else { "situations" };
+                let judged = match self.focus {
+                    Focus::Illegal => "checks",
+                    Focus::Results => "results",
+                    _ => "situations",
+                };
                 self.outcome.add(judged, 1);
                 self.fail(format!(
                     "answered `{line}` to `setup`, which the protocol requires (`setup POSITION turn COLOUR`): \
@@ -614,7 +710,7 @@ impl BackgammonGame {
                         self.cube * 2
                     ));
                 }
-                self.fail(format!("expected `{wanted}` to `result`, got `{line}`"))
+                self.fault(format!("expected `{wanted}` to `result`, got `{line}`"))
             }
             Expect::Result(wanted) => self.fail(format!("expected `{wanted}` to `result`, got `{line}`")),
             Expect::Quit => self.fail(format!("answered `{line}` to `quit` instead of ending")),
@@ -705,7 +801,7 @@ impl BackgammonGame {
                         self.after_turn();
                         self.next()
                     }
-                    None => self.leave_out(problem, "an illegal move of the AI is graded by legal-play"),
+                    None => self.leave_out(problem, "an illegal move of the AI", "legal-play"),
                 }
             }
         }
@@ -727,7 +823,7 @@ impl Game for BackgammonGame {
                 self.fail(format!("answered `{line}` to `quit` instead of ending"))
             }
             Answer::Line(line) => self.judge(command, expect, line.trim_end()),
-            Answer::Ended if expect == Expect::Quit => Step::Done(std::mem::take(&mut self.outcome)),
+            Answer::Ended if expect == Expect::Quit => self.done(),
             Answer::Ended => self.program_failed(format!("the program ended before answering `{command}`")),
             Answer::TimedOut if expect == Expect::Quit => {
                 self.program_failed("still running after `quit`".into())

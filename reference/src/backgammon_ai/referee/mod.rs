@@ -77,6 +77,13 @@ pub enum Situation {
     BearIn,
     /// A checker on the bar: it must enter first.
     Enter,
+    /// One checker on the bar, entered with one die; the other die then free for any checker.
+    EnterThenFree,
+    /// The side to roll bears off its last checkers while the other has borne off none (results).
+    Gammon,
+    /// As [`Situation::Gammon`], with a checker of the other side on the bar or in the winner's home
+    /// board (results).
+    Backgammon,
 }
 
 /// Who plays the grader's side.
@@ -106,8 +113,10 @@ pub struct BackgammonMatch {
 impl BackgammonMatch {
     /// Reads a `[scenario]`: `focus` (starts, protocol, quiet, legal, illegal, results, strength,
     /// cube), `situation` for legal (any, doubles, higher-die, partial-double, bear-off-larger, bear-in,
-    /// enter), `games` (program starts), `games-per-start`, `seed`, `opponent` (random, reference),
-    /// `situations` per game, `setup` (each situation put on the board with the protocol's `setup`).
+    /// enter, enter-then-free), `games` (program starts), `games-per-start`, `seed`, `opponent`
+    /// (random, reference), `situations` per game, `setup` (each situation put on the board with the
+    /// protocol's `setup`: legal-play's, illegal-plays' doubles and higher die, results' gammons and
+    /// backgammons).
     pub fn from_scenario(scenario: &toml::Table) -> Result<BackgammonMatch, ScenarioError> {
         const KEYS: [&str; 8] =
             ["focus", "situation", "games", "games-per-start", "seed", "opponent", "situations", "setup"];
@@ -132,6 +141,7 @@ impl BackgammonMatch {
             "bear-off-larger" => Situation::BearOffLarger,
             "bear-in" => Situation::BearIn,
             "enter" => Situation::Enter,
+            "enter-then-free" => Situation::EnterThenFree,
             other => return Err(ScenarioError::new(format!("unknown situation `{other}`"))),
         };
         let focus =
@@ -157,15 +167,17 @@ impl BackgammonMatch {
             ));
         }
         // The situations set up in turn: the legal-play case's own; for illegal-plays, the higher die,
-        // or doubles (in part and in full), or all three.
+        // or doubles (in part and in full), or all three; for results, a gammon and a backgammon.
         let drills = match (focus, situation) {
             (Focus::Legal(situation), _) => vec![situation],
+            (Focus::Results, _) => vec![Situation::Gammon, Situation::Backgammon],
             (_, Situation::HigherDie) => vec![Situation::HigherDie],
             (_, Situation::Doubles) => vec![Situation::PartialDouble, Situation::Doubles],
             (_, Situation::Any) => vec![Situation::HigherDie, Situation::PartialDouble, Situation::Doubles],
-            (_, other) => {
+            (_, _) => {
                 return Err(ScenarioError::new(format!(
-                    "illegal-plays sets up `higher-die` or `doubles`, not `{other:?}`"
+                    "illegal-plays sets up `higher-die` or `doubles`, not `{}`",
+                    text("situation").unwrap_or_default()
                 )))
             }
         };
@@ -175,10 +187,16 @@ impl BackgammonMatch {
                 value.as_bool().ok_or_else(|| ScenarioError::new("`setup` must be true or false"))?
             }
         };
-        if setup && !matches!(focus, Focus::Legal(s) if s != Situation::Any) && focus != Focus::Illegal {
+        if setup
+            && !matches!(focus, Focus::Legal(s) if s != Situation::Any)
+            && !matches!(focus, Focus::Illegal | Focus::Results)
+        {
             return Err(ScenarioError::new(
-                "`setup` is for focus = \"legal\" with a situation, or \"illegal\"",
+                "`setup` is for focus = \"legal\" with a situation, \"illegal\" or \"results\"",
             ));
+        }
+        if matches!(focus, Focus::Legal(Situation::EnterThenFree)) && !setup {
+            return Err(ScenarioError::new("situation `enter-then-free` is set up: it needs `setup = true`"));
         }
         let opponent = match text("opponent").unwrap_or("random") {
             "random" => Opponent::Random,

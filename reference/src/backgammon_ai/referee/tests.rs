@@ -125,9 +125,15 @@ fn a_position_is_found_for_every_situation_a_case_sets_up() {
     use super::super::rules::Colour;
     use super::dice::position_for;
     let mut rng = Rng::new(5);
-    for situation in
-        [Situation::HigherDie, Situation::PartialDouble, Situation::Doubles, Situation::BearOffLarger]
-    {
+    for situation in [
+        Situation::HigherDie,
+        Situation::PartialDouble,
+        Situation::Doubles,
+        Situation::BearOffLarger,
+        Situation::EnterThenFree,
+        Situation::Gammon,
+        Situation::Backgammon,
+    ] {
         for colour in [Colour::Black, Colour::White] {
             for _ in 0..10 {
                 let (position, dice) = position_for(&mut rng, colour, situation).expect("found");
@@ -135,4 +141,93 @@ fn a_position_is_found_for_every_situation_a_case_sets_up() {
             }
         }
     }
+}
+
+fn scenario(text: &str) -> BackgammonMatch {
+    BackgammonMatch::from_scenario(&toml::from_str(text).unwrap()).unwrap()
+}
+
+#[test]
+fn the_set_up_results_are_gammons_and_backgammons_won_by_either_side() {
+    let m = scenario("focus = \"results\"\nsetup = true\ngames = 2\nsituations = 4\nseed = 44");
+    let asked = std::sync::Mutex::new(Vec::new());
+    let (score, outcomes) = play(&m, CubePolicy::Takes, |command, line| {
+        if command == "result" {
+            asked.lock().unwrap().push(line.clone());
+        }
+        line
+    });
+    assert_eq!(score.credit, 1.0, "{}", score.summary);
+    assert_eq!(score.summary, "8 of 8 game results right");
+    let asked = asked.into_inner().unwrap();
+    for wanted in ["black gammon 2", "white gammon 2", "black backgammon 3", "white backgammon 3"] {
+        assert!(asked.iter().any(|line| line.ends_with(wanted)), "{wanted} in {asked:?}");
+    }
+    assert!(outcomes
+        .iter()
+        .all(|o| o.end.as_deref().is_some_and(|end| end.contains("4 positions set up and played"))));
+
+    // A program that scores every win as single loses each one, and each is its own situation.
+    let (score, outcomes) = play(&m, CubePolicy::Takes, |command, line| {
+        if command == "result" {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            format!("result {} single 1", words[1])
+        } else {
+            line
+        }
+    });
+    assert_eq!(score.summary, "0 of 8 game results right");
+    assert!(outcomes[0].problem.as_deref().unwrap().contains("to `result`, got `result"), "{outcomes:?}");
+}
+
+#[test]
+fn a_program_without_setup_loses_each_set_up_case_and_is_told_why() {
+    for text in [
+        "focus = \"results\"\nsetup = true\ngames = 2\nsituations = 4\nseed = 44",
+        "focus = \"legal\"\nsituation = \"enter-then-free\"\nsetup = true\ngames = 2\nseed = 28",
+    ] {
+        let (score, outcomes) = play(&scenario(text), CubePolicy::Takes, |command, line| {
+            if command.starts_with("setup ") {
+                "error unknown command setup".to_owned()
+            } else {
+                line
+            }
+        });
+        assert_eq!(score.credit, 0.0, "{text}: {}", score.summary);
+        assert!(outcomes[0].problem.as_deref().unwrap().contains("to `setup`, which the protocol requires"));
+    }
+}
+
+#[test]
+fn entering_then_playing_the_other_die_elsewhere_is_judged() {
+    let m = scenario("focus = \"legal\"\nsituation = \"enter-then-free\"\nsetup = true\ngames = 4\nsituations = 2\nseed = 28");
+    let (score, outcomes) = play(&m, CubePolicy::Takes, |_, line| line);
+    assert_eq!(score.summary, "8 of 8 moves of the AI legal in the situations played");
+    assert!(outcomes.iter().all(|o| o.problem.is_none() && o.end.is_some()));
+    // A program that moves a checker on the board before entering is wrong in every one.
+    let (score, _) = play(&m, CubePolicy::Takes, |command, line| {
+        if command == "go" {
+            let moves: Vec<&str> = line.split_whitespace().skip(1).collect();
+            format!("move {}", moves.iter().rev().copied().collect::<Vec<_>>().join(" "))
+        } else {
+            line
+        }
+    });
+    assert!(score.credit < 1.0, "{}", score.summary);
+}
+
+#[test]
+fn a_game_left_out_names_the_category_that_grades_it() {
+    // The AI's illegal moves cannot even be applied (a checker it does not have): the results case
+    // leaves the game out, for legal-play to grade.
+    let m = scenario("focus = \"results\"\ngames = 1\nseed = 41");
+    let (_, outcomes) =
+        play(
+            &m,
+            CubePolicy::Takes,
+            |command, line| if command == "go" { "move 3/off".to_owned() } else { line },
+        );
+    let left_out = outcomes[0].left_out.expect("left out");
+    assert_eq!((left_out.what, left_out.category), ("an illegal move of the AI", "legal-play"));
+    assert!(outcomes[0].end.is_none());
 }
