@@ -412,6 +412,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 statuses.join(", "),
                 options.out.display()
             )?;
+            hand_grades_line(&options.out, outcome.hand_grades)?;
             Ok(EXIT_OK)
         }
         Command::Merge { folders, assignment, out, manual } => {
@@ -420,6 +421,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let outcome = crate::batch::merge(&assignment, &folders, &out, &manual).map_err(batch_error)?;
             let mut err = anstream::stderr();
             writeln!(err, "{} students merged into {}", outcome.students, out.display())?;
+            hand_grades_line(&out, outcome.hand_grades)?;
             if !outcome.missing_partitions.is_empty() {
                 writeln!(err, "missing partitions: {}", outcome.missing_partitions.join(", "))?;
             }
@@ -541,11 +543,26 @@ fn render(report: &Report, format: Format, student_view: bool, verbosity: Verbos
 fn batch_error(e: crate::batch::BatchError) -> anyhow::Error {
     use crate::batch::BatchError;
     match e {
-        BatchError::OtherAssignment { .. } | BatchError::Merge(_) | BatchError::Roster(_) => {
-            UsageError(e.to_string()).into()
-        }
+        BatchError::OtherAssignment { .. }
+        | BatchError::Merge(_)
+        | BatchError::Roster(_)
+        | BatchError::Manual(_) => UsageError(e.to_string()).into(),
         BatchError::Write { .. } => e.into(),
     }
+}
+
+/// Says on stderr which hand grades the class's outputs hold, so that none is dropped without a word.
+fn hand_grades_line(out: &Path, hand: crate::batch::HandGradesKept) -> anyhow::Result<()> {
+    if hand.kept + hand.given > 0 {
+        writeln!(
+            anstream::stderr(),
+            "hand grades: {} given now, {} kept from earlier runs; all in {}",
+            hand.given,
+            hand.kept,
+            out.join(crate::gradebook::HAND_GRADES_FILE).display()
+        )?;
+    }
+    Ok(())
 }
 
 /// The hand grades of `--manual`, or none.

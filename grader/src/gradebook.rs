@@ -4,15 +4,14 @@
 
 mod feedback;
 mod html;
+mod manual;
 mod summary;
-
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 pub use feedback::{render_feedback, render_ungraded_feedback};
 pub use html::render_class_html;
+pub use manual::{ManualGrade, ManualGrades, ManualGradesError, HAND_GRADES_FILE};
 pub use summary::render_summary;
 
 use crate::load::{Assignment, Visibility};
@@ -235,88 +234,6 @@ impl Record {
                 category.comment = grade.comment.clone();
             }
         }
-    }
-}
-
-/// One hand grade of `--manual grades.csv`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ManualGrade {
-    /// The points given.
-    pub points: f64,
-    /// The grader's comment, if any.
-    pub comment: Option<String>,
-}
-
-/// The hand grades of `--manual grades.csv` (`id,category,points,comment`), by student and category.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ManualGrades {
-    grades: BTreeMap<(String, String), ManualGrade>,
-}
-
-/// A bad line of a hand-grades file.
-#[derive(Debug, thiserror::Error)]
-#[error("{}:{line}: {message}", path.display())]
-pub struct ManualGradesError {
-    /// The file.
-    pub path: PathBuf,
-    /// 1-based line.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl ManualGrades {
-    /// Reads `id,category,points,comment` lines (a header line `id,...` is skipped); checks that each
-    /// category is a hand-graded one of the assignment and the points are within it.
-    pub fn read(path: &Path, assignment: &Assignment) -> Result<ManualGrades, ManualGradesError> {
-        let error = |line: usize, message: String| ManualGradesError { path: path.to_owned(), line, message };
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .trim(csv::Trim::All)
-            .from_path(path)
-            .map_err(|e| error(0, e.to_string()))?;
-        let mut grades = BTreeMap::new();
-        for (i, row) in reader.records().enumerate() {
-            let row = row.map_err(|e| error(i + 1, e.to_string()))?;
-            let line = row.position().map_or(i + 1, |p| p.line() as usize);
-            if i == 0 && row.get(0) == Some("id") {
-                continue;
-            }
-            if row.len() < 3 || row.len() > 4 {
-                return Err(error(
-                    line,
-                    format!("expected id,category,points[,comment], got {} fields", row.len()),
-                ));
-            }
-            // An id copied from `gradebook.csv` may carry the quote that kept a spreadsheet from
-            // running it: the student's id is what is under it.
-            let (id, category, points) = (from_spreadsheet_text(&row[0]), &row[1], &row[2]);
-            let Some(rubric) = assignment.category(category) else {
-                return Err(error(line, format!("no category `{category}` in {}", assignment.id)));
-            };
-            if !rubric.manual {
-                return Err(error(
-                    line,
-                    format!("category `{category}` is graded automatically, not by hand"),
-                ));
-            }
-            let points: f64 =
-                points.parse().ok().filter(|p: &f64| (0.0..=rubric.points).contains(p)).ok_or_else(|| {
-                    error(line, format!("points `{points}` are not a number 0..{}", rubric.points))
-                })?;
-            let comment = row.get(3).filter(|c| !c.is_empty()).map(str::to_owned);
-            if grades.insert((id.to_owned(), category.to_owned()), ManualGrade { points, comment }).is_some()
-            {
-                return Err(error(line, format!("a second grade for {id} in {category}")));
-            }
-        }
-        Ok(ManualGrades { grades })
-    }
-
-    /// The grade of one student in one category, if given.
-    pub fn get(&self, id: &str, category: &str) -> Option<&ManualGrade> {
-        self.grades.get(&(id.to_owned(), category.to_owned()))
     }
 }
 
@@ -578,6 +495,7 @@ mod testing {
 mod tests {
     use super::testing::{columns, cube_column, student, with_cube};
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn bonus_points_count_in_the_total_but_not_in_the_max() {

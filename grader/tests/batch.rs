@@ -297,6 +297,97 @@ fn hand_grades_merge_into_the_gradebook_and_the_feedback_without_regrading() {
 }
 
 #[test]
+fn hand_grades_are_kept_by_reruns_and_merges_until_replaced() {
+    let (root, out, _) = graded_class();
+    let assignment = common::assignment(ASSIGNMENT);
+    let dir = tempfile::tempdir().unwrap();
+    let grades = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        ManualGrades::read(&path, assignment).unwrap()
+    };
+    let row = |folder: &Path, id: &str| {
+        read(&folder.join("gradebook.csv"))
+            .lines()
+            .find(|l| l.starts_with(&format!("{id},")))
+            .unwrap()
+            .to_owned()
+    };
+    let graded_out = dir.path().join("out");
+    copy_tree(out, &graded_out);
+    let first = grades("first.csv", "12345,style,7,first\n12345,survey,10\ncorrect,style,9\n");
+    let outcome = batch::run_batch(assignment, root, &options(&graded_out, None, first)).unwrap();
+    assert_eq!((outcome.hand_grades.given, outcome.hand_grades.kept), (3, 0));
+    let with_hand = row(&graded_out, "12345");
+    assert!(with_hand.starts_with("12345,Ada Lovelace,97.00,100.00,"), "{with_hand}");
+
+    // A re-run without --manual keeps every grade, in the gradebook and in the feedback.
+    let outcome =
+        batch::run_batch(assignment, root, &options(&graded_out, None, ManualGrades::default())).unwrap();
+    assert_eq!((outcome.hand_grades.given, outcome.hand_grades.kept), (0, 3));
+    assert_eq!(row(&graded_out, "12345"), with_hand);
+    assert!(read(&graded_out.join("students/12345/feedback.md")).contains("| first |"));
+
+    // A newer grade replaces its own, and only its own.
+    let newer = grades("newer.csv", "12345,style,5,second look\n");
+    let outcome = batch::run_batch(assignment, root, &options(&graded_out, None, newer)).unwrap();
+    assert_eq!((outcome.hand_grades.given, outcome.hand_grades.kept), (1, 2));
+    assert!(
+        row(&graded_out, "12345").starts_with("12345,Ada Lovelace,95.00,"),
+        "{}",
+        row(&graded_out, "12345")
+    );
+    let stored = read(&graded_out.join(grader::gradebook::HAND_GRADES_FILE));
+    assert!(stored.contains("12345,style,5,second look") && stored.contains("correct,style,9"), "{stored}");
+
+    // Partitions graded with the grades keep them through the merge, without --manual there.
+    let parts: Vec<PathBuf> = (1..=2).map(|k| dir.path().join(format!("part-{k}"))).collect();
+    for (k, part) in parts.iter().enumerate() {
+        let partition: Partition = format!("slice:{}/2", k + 1).parse().unwrap();
+        let given = grades("first.csv", "12345,style,7,first\n12345,survey,10\ncorrect,style,9\n");
+        batch::run_batch(assignment, root, &options(part, Some(partition), given)).unwrap();
+    }
+    let merged = dir.path().join("merged");
+    let outcome = batch::merge(assignment, &parts, &merged, &ManualGrades::default()).unwrap();
+    assert_eq!(outcome.hand_grades.kept, 3);
+    assert!(row(&merged, "12345").starts_with("12345,Ada Lovelace,97.00,"), "{}", row(&merged, "12345"));
+}
+
+#[test]
+fn a_hand_grade_for_no_student_of_the_class_is_refused_before_grading() {
+    let (root, out, _) = graded_class();
+    let assignment = common::assignment(ASSIGNMENT);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("grades.csv");
+    std::fs::write(&path, "id,category,points\n12345,style,7\nAda Lovelace,survey,10\n").unwrap();
+    let manual = ManualGrades::read(&path, assignment).unwrap();
+    let graded_out = dir.path().join("out");
+    copy_tree(out, &graded_out);
+    let err = batch::run_batch(assignment, root, &options(&graded_out, None, manual.clone()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.ends_with("grades.csv:3: no student `Ada Lovelace` in the class: `Ada Lovelace` is the name of student `12345`; write the id"),
+        "{err}"
+    );
+    let err =
+        batch::merge(assignment, &[graded_out], &dir.path().join("merged"), &manual).unwrap_err().to_string();
+    assert!(err.contains("grades.csv:3: no student `Ada Lovelace`"), "{err}");
+    // From the command line: exit 2, naming the file and line.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(["batch", "-a", ASSIGNMENT, "--manual"])
+        .arg(&path)
+        .arg("--out")
+        .arg(dir.path().join("cli-out"))
+        .arg(root)
+        .current_dir(common::repo())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("grades.csv:3: no student `Ada Lovelace`"));
+}
+
+#[test]
 fn partitions_merged_equal_the_full_run_and_gaps_and_overlaps_are_named() {
     let (root, out, students) = graded_class();
     let assignment = common::assignment(ASSIGNMENT);
