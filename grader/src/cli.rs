@@ -163,6 +163,46 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Show one student's report of a class graded with `batch` (by the student's id), in any format.
+    Show {
+        /// The batch's output folder.
+        class: PathBuf,
+        /// The student's id (as in `gradebook.csv`).
+        id: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Render only what the student may see (as `grade --student-view`).
+        #[arg(long)]
+        student_view: bool,
+        /// How much the text format says.
+        #[arg(long, short, conflicts_with = "verbose")]
+        quiet: bool,
+        /// Also the passing cases, whole compiler logs and reproduce commands (text format).
+        #[arg(long, short)]
+        verbose: bool,
+    },
+    /// Export a class graded with `batch` for a course platform: its grade import CSV and a zip of
+    /// the feedback files, named as its bulk feedback upload expects.
+    Export {
+        /// The batch's (or merge's) output folder.
+        class: PathBuf,
+        /// The platform.
+        #[arg(long, value_enum)]
+        to: crate::export::Platform,
+        /// Where the files go (default: the class folder).
+        #[arg(long, short, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Canvas: the assignment's gradebook column as Canvas's own export names it
+        /// (`Backgammon project (123456)`), so that the import fills it (default: a new column
+        /// `Grader`).
+        #[arg(long, value_name = "NAME")]
+        column: Option<String>,
+        /// Moodle: the grades' last change as `YYYY-MM-DD HH:MM` (default: now, UTC); a grade changed
+        /// in Moodle after it is not overwritten.
+        #[arg(long, value_name = "TIME")]
+        modified: Option<String>,
+    },
     /// Regenerate the `.stdin`/`.stdout` sidecars of scenario cases from the reference.
     Bless {
         /// Only this assignment (default: all).
@@ -450,6 +490,41 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             emit(&render(&parsed, format, student_view, verbosity), output.as_deref())?;
             Ok(EXIT_OK)
         }
+        Command::Show { class, id, format, student_view, quiet, verbose } => {
+            let parsed = class_report(&class, &id)?;
+            let verbosity = Selection { case_patterns: Vec::new(), quiet, verbose, seed: None }.verbosity();
+            emit(&render(&parsed, format, student_view, verbosity), None)?;
+            Ok(EXIT_OK)
+        }
+        Command::Export { class, to, out, column, modified } => {
+            if let Some(time) = &modified {
+                if chrono::NaiveDateTime::parse_from_str(time, "%Y-%m-%d %H:%M").is_err() {
+                    return Err(UsageError(format!("--modified `{time}` is not YYYY-MM-DD HH:MM")).into());
+                }
+            }
+            let options = crate::export::ExportOptions {
+                platform: to,
+                out: out.unwrap_or_else(|| class.clone()),
+                column,
+                modified,
+            };
+            let outcome = crate::export::export(&class, &options).map_err(batch_error)?;
+            let mut err = anstream::stderr();
+            let files: Vec<String> = outcome.files.iter().map(|f| f.display().to_string()).collect();
+            writeln!(err, "{} students exported: {}", outcome.students, files.join(", "))?;
+            if !outcome.pending.is_empty() {
+                writeln!(
+                    err,
+                    "{} of them have hand grades pending, exported without those points: {}",
+                    outcome.pending.len(),
+                    outcome.pending.join(", ")
+                )?;
+            }
+            for (id, why) in &outcome.left_out {
+                writeln!(err, "left out: {id}: {why}")?;
+            }
+            Ok(if outcome.left_out.is_empty() { EXIT_OK } else { EXIT_FAILED })
+        }
         Command::Bless { assignment, check } => bless(&cases, assignment.as_deref(), check),
         Command::List { assignment } => list(&cases, assignment.as_deref()),
         Command::Pack { assignment, output, force } => {
@@ -549,6 +624,37 @@ fn batch_error(e: crate::batch::BatchError) -> anyhow::Error {
         | BatchError::Manual(_) => UsageError(e.to_string()).into(),
         BatchError::Write { .. } => e.into(),
     }
+}
+
+/// The report of the student `id` in a batch's output folder `class`; an id the class does not have
+/// is a usage error naming the nearest ones.
+fn class_report(class: &Path, id: &str) -> anyhow::Result<Report> {
+    let records = crate::export::read_records(class).map_err(batch_error)?;
+    if !records.iter().any(|r| r.id == id) {
+        let mut near: Vec<(usize, &str)> =
+            records.iter().map(|r| (strsim::levenshtein(&r.id, id), r.id.as_str())).collect();
+        near.sort();
+        let near: Vec<&str> = near.iter().take(3).map(|(_, id)| *id).collect();
+        return Err(UsageError(format!(
+            "no student `{id}` in {} (nearest: {})",
+            class.display(),
+            near.join(", ")
+        ))
+        .into());
+    }
+    let path = class
+        .join(crate::gradebook::STUDENTS_DIR)
+        .join(crate::batch::student_dir_name(id))
+        .join(crate::gradebook::REPORT_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|_| {
+        UsageError(format!(
+            "{id} has no report in {} (nothing was graded: see gradebook.csv)",
+            class.display()
+        ))
+    })?;
+    serde_json::from_str(&text).map_err(|e| {
+        UsageError(format!("{}:{}: not a report of this grader ({e})", path.display(), e.line())).into()
+    })
 }
 
 /// Says on stderr which hand grades the class's outputs hold, so that none is dropped without a word.

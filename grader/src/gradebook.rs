@@ -399,7 +399,7 @@ const FORMULA_STARTS: [char; 7] = ['=', '+', '-', '@', '\t', '\r', '\0'];
 /// A text cell of `gradebook.csv` as a spreadsheet must read it: one that starts like a formula gets a
 /// `'` in front, which spreadsheets take to mean "text" and do not show. So does one that already
 /// starts with `'`, so that [`from_spreadsheet_text`] can always take the quote off again.
-fn spreadsheet_text(text: &str) -> String {
+pub(crate) fn spreadsheet_text(text: &str) -> String {
     if text.starts_with(FORMULA_STARTS) || text.starts_with('\'') {
         format!("'{text}")
     } else {
@@ -408,7 +408,7 @@ fn spreadsheet_text(text: &str) -> String {
 }
 
 /// The text under a cell that [`spreadsheet_text`] quoted (`'=1+1` is `=1+1`); any other text as it is.
-fn from_spreadsheet_text(cell: &str) -> &str {
+pub(crate) fn from_spreadsheet_text(cell: &str) -> &str {
     match cell.strip_prefix('\'') {
         Some(rest) if rest.starts_with(FORMULA_STARTS) || rest.starts_with('\'') => rest,
         _ => cell,

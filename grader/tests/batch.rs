@@ -593,3 +593,74 @@ fn a_class_zip_with_an_entry_climbing_out_grades_everyone_else_and_makes_that_ro
     assert!(note.contains(&format!("path outside itself: {climbing}")), "{note}");
     assert_nowhere(&dir, &name);
 }
+
+#[test]
+fn a_class_exports_to_canvas_and_moodle_in_the_layouts_they_import() {
+    let (_, out, students) = graded_class();
+    let dir = tempfile::tempdir().unwrap();
+    let names = |zip_path: &Path| -> Vec<String> {
+        let mut archive = zip::ZipArchive::new(std::fs::File::open(zip_path).unwrap()).unwrap();
+        (0..archive.len()).map(|i| archive.by_index(i).unwrap().name().to_owned()).collect()
+    };
+    let export = |platform, column: Option<&str>| {
+        let options = grader::export::ExportOptions {
+            platform,
+            out: dir.path().to_owned(),
+            column: column.map(str::to_owned),
+            modified: Some("2026-11-26 13:00".into()),
+        };
+        grader::export::export(out, &options).unwrap()
+    };
+
+    // Canvas: the user id from the download's file name, the feedback named after the submission.
+    let canvas = export(grader::export::Platform::Canvas, Some("Trouble (4242)"));
+    assert_eq!(canvas.students, 1);
+    assert_eq!(canvas.left_out.len(), students.len() - 1, "{:?}", canvas.left_out);
+    let csv = read(&dir.path().join("canvas-grades.csv"));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "Student,ID,SIS User ID,SIS Login ID,Section,Trouble (4242)");
+    assert_eq!(lines[1], "Points Possible,,,,,100.00");
+    assert!(lines[2].starts_with("hopper,777,,,,"), "{csv}");
+    assert_eq!(names(&dir.path().join("canvas-feedback.zip")), ["hopper_LATE_777_888_feedback.md"]);
+
+    // Moodle: the worksheet's columns its upload reads, and the feedback plugin's file names.
+    let moodle = export(grader::export::Platform::Moodle, None);
+    let csv = read(&dir.path().join("moodle-grades.csv"));
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("Identifier,Full name,Grade,Maximum Grade,Last modified (grade),Feedback comments")
+    );
+    let ada = csv.lines().find(|l| l.starts_with("Participant 12345,")).unwrap();
+    assert!(ada.starts_with("Participant 12345,Ada Lovelace,80.00,100.00,2026-11-26 13:00,"), "{ada}");
+    assert!(ada.contains("style pending/10.00"), "{ada}");
+    assert!(moodle.pending.contains(&"12345".to_owned()));
+    let zipped = names(&dir.path().join("moodle-feedback.zip"));
+    assert!(zipped.contains(&"Ada Lovelace_12345_assignfeedback_file_feedback.md".to_owned()), "{zipped:?}");
+    // Ids that are folder names are no Moodle participant: left out, each with why.
+    let (id, why) = moodle.left_out.iter().find(|(id, _)| id == "correct").unwrap();
+    assert!(why.contains("not a Moodle participant id"), "{id}: {why}");
+}
+
+#[test]
+fn one_students_report_is_shown_again_by_id() {
+    let (_, out, _) = graded_class();
+    let shown = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(["show", "--format", "json"])
+        .arg(out)
+        .arg("12345")
+        .output()
+        .unwrap();
+    assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(report["score"], 80.0);
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
+        .arg("show")
+        .arg(out)
+        .arg("12346")
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no student `12346`"));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("nearest: 12345"));
+}
