@@ -160,7 +160,7 @@ pub enum BatchError {
     #[error(transparent)]
     Manual(#[from] ManualGradesError),
     /// An output cannot be written.
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Write {
         /// The file.
         path: PathBuf,

@@ -313,9 +313,21 @@ pub fn main_impl() -> ExitCode {
             ExitCode::from(EXIT_OK)
         }
         Err(err) => {
+            // A submission that cannot be read or is refused (10,000 headers) is bad input, as a
+            // malformed case is; the grader's own failures are the rest.
+            let bad_submission = |e: &crate::build::BuildError| {
+                matches!(
+                    e,
+                    crate::build::BuildError::Submission { .. } | crate::build::BuildError::OverCap { .. }
+                )
+            };
             let code = if err.chain().any(|e| e.is::<LoadError>() || e.is::<UsageError>()) {
                 EXIT_USAGE
             } else if let Some(GradeError::Load(_)) = err.downcast_ref::<GradeError>() {
+                EXIT_USAGE
+            } else if matches!(err.downcast_ref::<GradeError>(), Some(GradeError::Build(e)) if bad_submission(e))
+                || err.downcast_ref::<crate::build::BuildError>().is_some_and(bad_submission)
+            {
                 EXIT_USAGE
             } else {
                 EXIT_INTERNAL
@@ -412,6 +424,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             Ok(if passed { EXIT_OK } else { EXIT_FAILED })
         }
         Command::Batch { root, assignment, out, jobs, partition, manual, force, cache_dir } => {
+            out_folder(&out)?;
             let assignment = load::load_assignment(&cases, &assignment)?;
             if !root.exists() {
                 return Err(UsageError(format!("no class at {}", root.display())).into());
@@ -456,6 +469,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             Ok(EXIT_OK)
         }
         Command::Merge { folders, assignment, out, manual } => {
+            out_folder(&out)?;
             let assignment = load::load_assignment(&cases, &assignment)?;
             let manual = read_manual(manual.as_deref(), &assignment)?;
             let outcome = crate::batch::merge(&assignment, &folders, &out, &manual).map_err(batch_error)?;
@@ -497,6 +511,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             Ok(EXIT_OK)
         }
         Command::Export { class, to, out, column, modified } => {
+            if let Some(out) = &out {
+                out_folder(out)?;
+            }
             if let Some(time) = &modified {
                 if chrono::NaiveDateTime::parse_from_str(time, "%Y-%m-%d %H:%M").is_err() {
                     return Err(UsageError(format!("--modified `{time}` is not YYYY-MM-DD HH:MM")).into());
@@ -624,6 +641,16 @@ fn batch_error(e: crate::batch::BatchError) -> anyhow::Error {
         | BatchError::Manual(_) => UsageError(e.to_string()).into(),
         BatchError::Write { .. } => e.into(),
     }
+}
+
+/// Refuses an output folder that is a file: the system's "File exists" would not say which.
+fn out_folder(out: &Path) -> anyhow::Result<()> {
+    if out.exists() && !out.is_dir() {
+        return Err(
+            UsageError(format!("--out {} is a file: the outputs go in a folder", out.display())).into()
+        );
+    }
+    Ok(())
 }
 
 /// The report of the student `id` in a batch's output folder `class`; an id the class does not have

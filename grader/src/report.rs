@@ -362,6 +362,11 @@ impl Report {
     /// Every student-facing format renders this view, never the full report.
     pub fn student_view(&self) -> Report {
         let mut view = self.clone();
+        // A folder of the grading machine means nothing to a student; a student pack keeps its cases
+        // in `cases/`.
+        if std::path::Path::new(&view.cases_root).is_absolute() {
+            view.cases_root = "cases".to_owned();
+        }
         let mut hidden: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
         for case in &mut view.cases {
             let level = match case.visibility {
