@@ -566,7 +566,7 @@ fn a_refused_or_unreadable_submission_is_bad_input_naming_the_file() {
     let sub = dir.path().join("sub");
     std::fs::create_dir(&sub).unwrap();
     std::fs::write(sub.join("main.c"), "int main(void) { return 0; }").unwrap();
-    std::fs::set_permissions(&sub.join("main.c"), std::fs::Permissions::from_mode(0o000)).unwrap();
+    std::fs::set_permissions(sub.join("main.c"), std::fs::Permissions::from_mode(0o000)).unwrap();
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_grader"))
         .args(["grade", sub.to_str().unwrap(), "-a", "trouble", "--accept-readable-cases"])
