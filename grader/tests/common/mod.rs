@@ -76,8 +76,10 @@ pub fn losing(report: &Report) -> BTreeSet<&str> {
 pub fn plain_text(report: &Report) -> String {
     let text = anstream::adapter::strip_str(&render_text(report, grader::report::TextOptions::default()))
         .to_string()
-        // The instructor's text names the cases where this machine keeps them.
-        .replace(&format!("{}/", repo().display()), "");
+        // The instructor's text names the cases where this machine keeps them (the folder as loaded,
+        // canonical or not).
+        .replace(&format!("{}/", repo().display()), "")
+        .replace(&format!("{}/", repo().canonicalize().unwrap_or_else(|_| repo()).display()), "");
     static TIMINGS: OnceLock<regex::Regex> = OnceLock::new();
     let timings = TIMINGS.get_or_init(|| {
         regex::Regex::new(r"the programs used [0-9.]+ s of CPU, the slowest case [0-9]+ ms \([^)]*\)")
