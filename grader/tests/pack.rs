@@ -118,6 +118,8 @@ fn every_pack_has_exactly_the_visible_cases_and_nothing_of_the_hidden_ones() {
         let readme = fs::read_to_string(out.path().join("README.md")).unwrap();
         assert!(readme.contains(&format!("grader check -a {id} ")) && readme.contains("--cases"), "{readme}");
         assert!(readme.contains("GRADER_CASES"));
+        // Students install the grader alone: a repository of it would hold the hidden cases.
+        assert!(!readme.contains("cargo install") && !readme.contains("repository"), "{readme}");
         let own_readme = fs::read_to_string(packed.dir.join("README.md")).unwrap();
         assert!(!own_readme.contains("defect-costs") && !own_readme.contains("bug-"), "{own_readme}");
     }
