@@ -12,7 +12,7 @@ use crate::run::{self, Containment};
 use crate::build::BuildCache;
 use crate::grade::{self, GradeError, GradeOptions};
 use crate::load::{self, LoadError};
-use crate::report::{self, Report, TextOptions, Verbosity};
+use crate::report::{self, HiddenVisibility, Report, TextOptions, Verbosity};
 
 /// Exit code: the work was done (and, for `check`, everything passed).
 pub const EXIT_OK: u8 = 0;
@@ -80,6 +80,10 @@ enum Command {
         /// its `disclosure` allows). The gradescope format always does.
         #[arg(long)]
         student_view: bool,
+        /// With `--format gradescope`: when students see the tests of hidden cases (visible, hidden,
+        /// after_due_date, after_published; default visible).
+        #[arg(long, value_name = "WHEN", value_parser = parse_hidden_visibility)]
+        hidden_visibility: Option<HiddenVisibility>,
         #[command(flatten)]
         selection: Selection,
     },
@@ -245,6 +249,10 @@ enum Command {
         /// The grader executable to put in it (default: this one).
         #[arg(long, value_name = "PATH")]
         grader_binary: Option<PathBuf>,
+        /// When students see the tests of hidden cases (visible, hidden, after_due_date,
+        /// after_published; default visible), written into it.
+        #[arg(long, value_name = "WHEN", value_parser = parse_hidden_visibility)]
+        hidden_visibility: Option<HiddenVisibility>,
     },
 }
 
@@ -350,6 +358,13 @@ fn parse_percent(text: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("`{text}` is not a percentage from 0 to 100"))
 }
 
+fn parse_hidden_visibility(name: &str) -> Result<HiddenVisibility, String> {
+    HiddenVisibility::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = HiddenVisibility::ALL.iter().map(|v| v.name()).collect();
+        format!("expected one of {}", names.join(", "))
+    })
+}
+
 fn parse_containment(name: &str) -> Result<Containment, String> {
     Containment::from_name(name).ok_or_else(|| {
         let names: Vec<&str> = Containment::ALL.iter().map(|level| level.name()).collect();
@@ -390,11 +405,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             fail_under,
             cache_dir,
             student_view,
+            hidden_visibility,
             selection,
         } => {
+            if hidden_visibility.is_some() && format != Format::Gradescope {
+                return Err(UsageError("--hidden-visibility is for --format gradescope".to_owned()).into());
+            }
             let graded = level().map_err(anyhow::Error::from).and_then(|level| {
                 let options = grade_options(false, cache_dir, level, &selection, cli.accept_readable_cases);
-                grade_one(&cases, &assignment, &submission, options)
+                // A student reads a Gradescope grading's error in results.json.
+                grade_one(&cases, &assignment, &submission, options, format == Format::Gradescope)
             });
             let report = match (graded, format) {
                 (Ok(report), _) => report,
@@ -405,13 +425,20 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 }
                 (Err(e), _) => return Err(e),
             };
-            emit(&render(&report, format, student_view, selection.verbosity()), output.as_deref())?;
+            let text = match format {
+                Format::Gradescope => report::render_gradescope_with(
+                    &report,
+                    &report::GradescopeOptions { hidden_visibility: hidden_visibility.unwrap_or_default() },
+                ),
+                _ => render(&report, format, student_view, selection.verbosity()),
+            };
+            emit(&text, output.as_deref())?;
             let below = fail_under.is_some_and(|p| report.score < report.max_score * p / 100.0);
             Ok(if below { EXIT_FAILED } else { EXIT_OK })
         }
         Command::Check { dir, assignment, cache_dir, selection } => {
             let options = grade_options(true, cache_dir, level()?, &selection, cli.accept_readable_cases);
-            let report = grade_one(&cases, &assignment, &dir, options)?;
+            let report = grade_one(&cases, &assignment, &dir, options, false)?;
             let options = TextOptions { diffs: true, verbosity: selection.verbosity() };
             emit(&report::render_text(&report.student_view(), options), None)?;
             // Cases chosen with `--case` are asked about, bonus ones too; otherwise an optional part
@@ -568,13 +595,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             writeln!(err, "students: see {}", pack.dir.join("README.md").display())?;
             Ok(EXIT_OK)
         }
-        Command::GradescopeBundle { assignment, output, grader_binary } => {
+        Command::GradescopeBundle { assignment, output, grader_binary, hidden_visibility } => {
             let grader_binary = match grader_binary {
                 Some(path) => path,
                 None => std::env::current_exe().context("cannot find this grader; pass --grader-binary")?,
             };
-            let options =
-                crate::pack::BundleOptions { grader_binary, require_containment: cli.require_containment };
+            let options = crate::pack::BundleOptions {
+                grader_binary,
+                require_containment: cli.require_containment,
+                hidden_visibility: hidden_visibility.unwrap_or_default(),
+            };
             let bundle = crate::pack::write_gradescope_bundle(&cases, &assignment, &output, &options)
                 .map_err(publish_error)?;
             writeln!(
@@ -729,11 +759,14 @@ fn grade_options(
     }
 }
 
+/// Grades one submission; `for_student` words a wrong folder for the student who uploaded it (a
+/// Gradescope grading) rather than for the instructor at the command line.
 fn grade_one(
     cases: &Path,
     assignment: &str,
     submission: &Path,
     options: GradeOptions,
+    for_student: bool,
 ) -> anyhow::Result<Report> {
     let assignment = load::load_assignment(cases, assignment)?;
     if !submission.exists() {
@@ -743,6 +776,14 @@ fn grade_one(
     let files = crate::build::Submission::collect(submission, &assignment.submission_files)?;
     if files.files.is_empty() {
         let patterns: Vec<&str> = assignment.submission_files.iter().map(|p| p.as_str()).collect();
+        if for_student {
+            return Err(UsageError(format!(
+                "the submission holds no file matching {}: upload the source files themselves, or one \
+                 folder (or a zip of one) that holds them",
+                patterns.join(" or ")
+            ))
+            .into());
+        }
         let hint =
             if submission.is_dir() && std::fs::read_dir(submission)?.flatten().any(|e| e.path().is_dir()) {
                 " (a folder of submissions is graded with `grader batch`)"

@@ -8,7 +8,9 @@ mod text;
 
 use serde::{Deserialize, Serialize};
 
-pub use gradescope::{render_gradescope, render_gradescope_failure};
+pub use gradescope::{
+    render_gradescope, render_gradescope_failure, render_gradescope_with, GradescopeOptions, HiddenVisibility,
+};
 pub use junit::render_junit;
 pub use markdown::{render_github_annotations, render_markdown};
 pub use text::{plain_first_difference, render_text, TextOptions, Verbosity};

@@ -269,14 +269,11 @@ fn gradescope_results_have_its_shape_hide_hidden_cases_and_exist_even_when_gradi
     assert_eq!(results["output_format"], "md");
     assert!(results["execution_time"].is_u64());
     let tests = results["tests"].as_array().unwrap();
-    let total: f64 = tests.iter().map(|t| t["score"].as_f64().unwrap()).sum();
-    // Each case's points are rounded to hundredths; the top-level score (which Gradescope shows) is not.
-    let bound = 0.005 * tests.len() as f64;
-    assert!(
-        (total - results["score"].as_f64().unwrap()).abs() <= bound,
-        "{total} against {}",
-        results["score"]
-    );
+    // The tests' points, as Gradescope adds them up, are the score and the 80 automated points exactly.
+    let hundredths = |v: &serde_json::Value| (v.as_f64().unwrap() * 100.0).round() as i64;
+    let total: i64 = tests.iter().map(|t| hundredths(&t["score"])).sum();
+    let maximum: i64 = tests.iter().map(|t| hundredths(&t["max_score"])).sum();
+    assert_eq!((total, maximum), (hundredths(&results["score"]), 8000), "{results:#}");
     let hidden: Vec<&str> = common::assignment("trouble")
         .cases
         .iter()
