@@ -237,6 +237,9 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Audit the cases by mutation analysis: grade single-defect mutants of a correct submission and
+    /// report which defects no case notices and what a single defect costs, per category.
+    Audit(crate::audit::AuditArgs),
     /// Write a Gradescope autograder zip: setup.sh, run_autograder, this grader and every case
     /// (hidden ones included: keep it private). `--require-containment` is written into it.
     GradescopeBundle {
@@ -349,7 +352,7 @@ pub fn main_impl() -> ExitCode {
 /// A mistake in how the grader was called.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-struct UsageError(String);
+pub(crate) struct UsageError(pub(crate) String);
 
 fn parse_percent(text: &str) -> Result<f64, String> {
     text.parse::<f64>()
@@ -569,6 +572,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             }
             Ok(if outcome.left_out.is_empty() { EXIT_OK } else { EXIT_FAILED })
         }
+        Command::Audit(args) => crate::audit::command::run(&cases, args, level()?, cli.accept_readable_cases),
         Command::Bless { assignment, check } => bless(&cases, assignment.as_deref(), check),
         Command::List { assignment } => list(&cases, assignment.as_deref()),
         Command::Pack { assignment, output, force } => {

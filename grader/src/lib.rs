@@ -10,7 +10,11 @@
 //! feedback in the layouts Canvas and Moodle import).
 //!
 //! Publishing: [`pack`] (a student pack for `grader check`, a Gradescope autograder zip).
+//!
+//! For the instructor: [`audit`] (mutation analysis of the cases: which defects they miss, what one
+//! defect costs).
 
+pub mod audit;
 pub mod batch;
 pub mod bless;
 pub mod build;
