@@ -74,6 +74,8 @@ pub fn run(
     accept_readable_cases: bool,
 ) -> anyhow::Result<u8> {
     let assignment = load::load_assignment(cases, &args.assignment)?;
+    // The README's marks first: a malformed one fails before anything is built (`--list` too).
+    super::marks::Marks::read(&assignment)?;
     if let Some(out) = &args.out {
         if out.exists() && !out.is_dir() {
             return Err(
@@ -83,7 +85,13 @@ pub fn run(
     }
     let fixture = match args.fixture {
         Some(path) => path,
-        None => cases.join("..").join("fixtures").join(&assignment.id).join("correct"),
+        None => {
+            let beside = match cases.parent() {
+                Some(parent) if cases.file_name().is_some() => parent.to_owned(),
+                _ => cases.join(".."),
+            };
+            beside.join("fixtures").join(&assignment.id).join("correct")
+        }
     };
     if !fixture.exists() {
         return Err(UsageError(format!(

@@ -304,3 +304,76 @@ pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditRep
     };
     Ok(report::build(assignment, setting, &baseline, plan.mutants, graded))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::mutate::Change;
+    use super::*;
+
+    /// Mutants of functions and operators as given: `(function, operator, how many)`.
+    fn mutants(spec: &[(&str, Operator, usize)]) -> Vec<Mutant> {
+        let mut all = Vec::new();
+        for &(function, operator, count) in spec {
+            for i in 0..count {
+                all.push(Mutant {
+                    id: format!("{}-{:08x}", operator.short(), all.len()),
+                    file: "main.c".to_owned(),
+                    line: all.len() + 1,
+                    column: 1,
+                    function: function.to_owned(),
+                    operator,
+                    original: format!("{i}"),
+                    replacement: format!("{}", i + 1),
+                    diff: String::new(),
+                    change: Change::default(),
+                });
+            }
+        }
+        all
+    }
+
+    fn count<'m>(sample: &'m [Mutant], key: impl Fn(&'m Mutant) -> &'m str) -> BTreeMap<&'m str, usize> {
+        let mut counts = BTreeMap::new();
+        for m in sample {
+            *counts.entry(key(m)).or_default() += 1;
+        }
+        counts
+    }
+
+    #[test]
+    fn a_sample_takes_turns_over_functions_then_over_their_operators() {
+        let all = mutants(&[
+            ("big", Operator::Constant, 200),
+            ("big", Operator::Relational, 20),
+            ("small", Operator::Relational, 3),
+            ("medium", Operator::Arithmetic, 10),
+            ("medium", Operator::Logical, 10),
+        ]);
+        let sample = sample(all, 13, 7);
+        assert_eq!(sample.len(), 13);
+        // Three functions: `small` gives all 3 it has, the others 5 each.
+        let by_function = count(&sample, |m| m.function.as_str());
+        assert_eq!(by_function, BTreeMap::from([("big", 5), ("medium", 5), ("small", 3)]));
+        // Within a function its operators alternate: big's 200 constants do not crowd out its relationals.
+        let big: Vec<&Mutant> = sample.iter().filter(|m| m.function == "big").collect();
+        let relational = big.iter().filter(|m| m.operator == Operator::Relational).count();
+        assert!((2..=3).contains(&relational), "{relational} of 5");
+        // In source order.
+        assert!(sample.windows(2).all(|w| w[0].line < w[1].line));
+    }
+
+    #[test]
+    fn the_same_seed_samples_the_same_mutants_and_another_seed_others() {
+        let all = mutants(&[("f", Operator::Constant, 50), ("g", Operator::Relational, 50)]);
+        let ids = |s: Vec<Mutant>| s.into_iter().map(|m| m.id).collect::<Vec<_>>();
+        assert_eq!(ids(sample(all.clone(), 10, 1)), ids(sample(all.clone(), 10, 1)));
+        assert_ne!(ids(sample(all.clone(), 10, 1)), ids(sample(all, 10, 2)));
+    }
+
+    #[test]
+    fn a_sample_as_large_as_the_mutants_is_all_of_them() {
+        let all = mutants(&[("f", Operator::Constant, 4)]);
+        assert_eq!(sample(all.clone(), 4, 1), all);
+        assert_eq!(sample(all.clone(), 10, 1), all);
+    }
+}

@@ -306,11 +306,11 @@ impl Walker<'_> {
             "function_definition" => {
                 let name = node.child_by_field_name("declarator").and_then(|d| self.declared_name(d));
                 inner.function = Some(name.unwrap_or_else(|| NO_FUNCTION.to_owned()));
-                let void = node.child_by_field_name("type").is_some_and(|t| self.text(t) == "void")
-                    && !node
-                        .child_by_field_name("declarator")
-                        .is_some_and(|d| d.kind() == "pointer_declarator");
-                inner.returns = if void { Returns::Nothing } else { Returns::Number };
+                // `void *f()` returns a pointer, not nothing.
+                let pointer =
+                    node.child_by_field_name("declarator").is_some_and(|d| d.kind() == "pointer_declarator");
+                let void = node.child_by_field_name("type").is_some_and(|t| self.text(t) == "void");
+                inner.returns = if void && !pointer { Returns::Nothing } else { Returns::Number };
                 self.function(node, &inner);
             }
             "class_declaration" | "enum_declaration" | "interface_declaration" | "record_declaration" => {
@@ -559,7 +559,7 @@ impl Walker<'_> {
     /// making the same change).
     fn finish(self) -> FileMutants {
         let Walker { source, file, mut found, functions, .. } = self;
-        found.sort_by(|a, b| (a.span.start, a.span.end).cmp(&(b.span.start, b.span.end)));
+        found.sort_by_key(|f| (f.span.start, f.span.end));
         let mut seen = BTreeSet::new();
         found.retain(|f| seen.insert((f.span.start, f.span.end, f.replacement.clone())));
         let line_starts = line_starts(source);
@@ -752,3 +752,6 @@ pub fn external_mutant(
         change: Change::Whole(mutated),
     })
 }
+
+#[cfg(test)]
+mod tests;
