@@ -325,6 +325,7 @@ mod tests {
                     original: format!("{i}"),
                     replacement: format!("{}", i + 1),
                     diff: String::new(),
+                    made_by: None,
                     change: Change::default(),
                 });
             }

@@ -133,6 +133,9 @@ pub struct Mutant {
     pub replacement: String,
     /// The lines around the change as a one-place diff (`-` original lines, `+` mutated ones).
     pub diff: String,
+    /// For another tool's mutant: the file it was read from (`main.mutant.12.c`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub made_by: Option<String>,
     /// How the mutated file is made.
     #[serde(skip)]
     pub change: Change,
@@ -584,6 +587,7 @@ impl Walker<'_> {
                 diff: splice_diff(source, &line_starts, f.span, &f.replacement),
                 original,
                 replacement: f.replacement,
+                made_by: None,
                 change: Change::Splice { start: f.span.start, end: f.span.end },
             });
         }
@@ -699,13 +703,14 @@ fn splice_diff(source: &[u8], line_starts: &[usize], span: Span, replacement: &s
 }
 
 /// A mutant of another tool: the whole mutated file, described by the lines that differ from the
-/// original and attributed to the function around the first of them. `None` when nothing differs.
+/// original and attributed to the function around the first of them; `made_by` names the file it
+/// came from. `None` when nothing differs.
 pub fn external_mutant(
     file: &str,
     original: &[u8],
     mutated: Vec<u8>,
     functions: &[Function],
-    label: &str,
+    made_by: &str,
 ) -> Option<Mutant> {
     let before = String::from_utf8_lossy(original).into_owned();
     let after = String::from_utf8_lossy(&mutated).into_owned();
@@ -747,8 +752,9 @@ pub fn external_mutant(
         function,
         operator: Operator::External,
         original: removed,
-        replacement: if added.is_empty() { format!("(deleted; {label})") } else { added },
+        replacement: added,
         diff: text,
+        made_by: Some(made_by.to_owned()),
         change: Change::Whole(mutated),
     })
 }

@@ -329,6 +329,7 @@ fn another_tools_mutant_is_described_by_the_lines_that_differ() {
     assert_eq!((mutant.line, mutant.function.as_str()), (6, "clamp"));
     assert_eq!(mutant.diff, "-        s += a * 2;\n+        s += a * 2 + 1;\n");
     assert_eq!(mutant.apply(C_SOURCE.as_bytes()), mutated);
+    assert_eq!(mutant.made_by.as_deref(), Some("demo.mutant.3.c"));
     assert!(external_mutant("demo.c", C_SOURCE.as_bytes(), C_SOURCE.as_bytes().to_vec(), &functions, "x")
         .is_none());
 }
