@@ -161,7 +161,7 @@ pub fn function_categories(
         let mut by_id = BTreeSet::new();
         let mut by_title = BTreeSet::new();
         for category in assignment.categories.iter().filter(|c| !c.manual) {
-            if squash(&category.id) == squash(bare) {
+            if squash(&category.id) == squash(bare) && !function.is_constructor() {
                 by_id.insert(category.id.clone());
             } else if names_function(&category.title, bare)
                 || assignment

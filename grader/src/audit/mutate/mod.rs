@@ -204,6 +204,12 @@ impl Function {
     pub fn bare_name(&self) -> &str {
         self.name.rsplit('.').next().unwrap_or(&self.name)
     }
+
+    /// A Java constructor (`Board.Board`): named after its class, not after what it does.
+    pub fn is_constructor(&self) -> bool {
+        let mut parts = self.name.rsplit('.');
+        matches!((parts.next(), parts.next()), (Some(name), Some(class)) if name == class)
+    }
 }
 
 /// The mutants and functions of one file.
@@ -539,6 +545,8 @@ impl Walker<'_> {
         let text = self.text(value);
         let constant = match scope.returns {
             Returns::Nothing => return,
+            // `NULL` is 0 already, and 1 is no pointer.
+            Returns::Number if text == "NULL" => return,
             Returns::Number => {
                 if IntegerLiteral::parse(text).is_some_and(|l| l.value == 0) {
                     "1"

@@ -333,3 +333,14 @@ fn another_tools_mutant_is_described_by_the_lines_that_differ() {
     assert!(external_mutant("demo.c", C_SOURCE.as_bytes(), C_SOURCE.as_bytes().to_vec(), &functions, "x")
         .is_none());
 }
+
+#[test]
+fn a_java_constructor_is_known_as_one() {
+    let made = mutate_file(
+        "Protocol.java",
+        b"class Protocol {\n    Protocol() { x = 1; }\n    void protocol() { x = 2; }\n}\n",
+    );
+    let constructors: Vec<(&str, bool)> =
+        made.functions.iter().map(|f| (f.name.as_str(), f.is_constructor())).collect();
+    assert_eq!(constructors, [("Protocol.Protocol", true), ("Protocol.protocol", false)]);
+}
