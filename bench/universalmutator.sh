@@ -15,7 +15,7 @@ sample=${1:-150}
 grader=${GRADER:-target/release/grader}
 jobs=${JOBS:-$(nproc)}
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 venv=${UM_VENV:-$work/venv}
 if [ ! -x "$venv/bin/mutate" ]; then
     python3 -m venv "$venv"
@@ -28,7 +28,7 @@ cp fixtures/trouble/correct/main.c "$work/main.c"
 mkdir "$work/mutants"
 # Without --cmd universalmutator cannot compile C, so it keeps every mutant; the grader's builds drop
 # those that do not compile (counted as "did not build").
-(cd "$work" && "$venv/bin/mutate" main.c c --mutantDir mutants > mutate.log 2>&1)
+(cd "$work" && "$venv/bin/mutate" main.c c --mutantDir mutants --showRules > mutate.log 2>&1)
 
 size=()
 [ "$sample" = all ] || size=(--mutants "$sample")
@@ -38,18 +38,20 @@ start=$(date +%s)
 middle=$(date +%s)
 "$grader" audit -a trouble "${size[@]}" --jobs "$jobs" --cache-dir "$cache" -o "$work/ours" -q > /dev/null
 end=$(date +%s)
+"$grader" audit -a trouble --list > "$work/ours.list"
 
 python3 - "$work" "$rules" $((middle - start)) $((end - middle)) <<'EOF'
 import collections, json, os, re, sys
 
 work, rules, theirs_s, ours_s = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-# universalmutator's log: each mutant's rule (file:line) and the file it was written to.
+# universalmutator's log: each mutant's rule (file:line, the line counted over all its rule files
+# in the order it read them) and the file it was written to.
+log = open(os.path.join(work, "mutate.log"), errors="replace").read()
+files = re.search(r"MUTATING WITH RULES: (.*)", log).group(1).split(", ")
+lines = [line for name in files for line in open(os.path.join(rules, name), "rb").read().decode().splitlines()]
 rule_of = {}
-for line in open(os.path.join(work, "mutate.log"), errors="replace"):
-    m = re.search(r"\(FROM: builtin:([\w.]+):(\d+)\).*written to \S*?(main\.mutant\.\d+\.c)", line)
-    if m:
-        text = open(os.path.join(rules, m.group(1))).read().splitlines()[int(m.group(2)) - 1]
-        rule_of[m.group(3)] = f"{m.group(1)}:{m.group(2)}  {text}"
+for m in re.finditer(r"\(FROM: builtin:([\w.]+):(\d+)\).*written to \S*?(main\.mutant\.\d+\.c)", log):
+    rule_of[m.group(3)] = f"{m.group(1)}:{m.group(2)}  {lines[int(m.group(2)) - 1].strip()}"
 
 def load(name):
     return json.load(open(os.path.join(work, name, "audit.json")))
@@ -66,6 +68,16 @@ def kinds(rows, label):
     print(f"  {'kind':<58} {'graded':>6} {'built':>6} {'killed':>6}")
     for kind, c in sorted(rows.items(), key=lambda kv: -kv[1][0]):
         print(f"  {kind[:58]:<58} {c[0]:>6} {c[1]:>6} {c[2]:>6}")
+
+made = collections.Counter(rule_of.values())
+print(f"universalmutator made {len(rule_of)} mutants, by rule (the 15 most frequent):")
+for rule, n in made.most_common(15):
+    print(f"  {n:>5}  {rule}")
+ours_made = collections.Counter(line.split()[3].rstrip(":") for line in open(os.path.join(work, "ours.list")) if line.count(" ") > 4)
+print(f"grader audit made {sum(ours_made.values())} mutants, by operator:")
+for op, n in ours_made.most_common():
+    print(f"  {n:>5}  {op}")
+print()
 
 theirs, ours = load("theirs"), load("ours")
 score(theirs, theirs_s, "universalmutator")
