@@ -1,7 +1,7 @@
 //! `grader audit`: mutation analysis of an assignment's cases. Single-defect mutants of a correct
 //! submission ([`mutate`]: tree-sitter, never text matching) are built and graded like any
 //! submission ([`run`]: the build cache, the sandbox, the class machinery's CPU slots), and the
-//! report ([`report`], [`html`]) says which defects no case notices, which cases notice nothing new,
+//! report ([`report`], [`text`], [`html`]) says which defects no case notices, which cases notice nothing new,
 //! and what a single defect costs, and where.
 
 pub mod command;
@@ -10,6 +10,7 @@ pub mod marks;
 pub mod mutate;
 pub mod report;
 pub mod run;
+mod text;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -17,7 +18,8 @@ use std::time::Instant;
 
 pub use command::AuditArgs;
 pub use html::render_html;
-pub use report::{render_json, render_text, AuditReport};
+pub use report::{render_json, AuditReport};
+pub use text::render_text;
 
 use crate::build::{BuildError, Submission};
 use crate::grade::{self, GradeError, GradeOptions};
