@@ -201,6 +201,13 @@ fn a_survivor_marked_equivalent_in_the_readme_is_counted_apart() {
     assert_eq!(marked.reason.as_deref(), Some("2 + 2 and 2 * 2 agree, and it is the only input"));
     assert_eq!(report.equivalent_not_seen, ["ror-00000000"]);
     assert!(report.equivalent_but_killed.is_empty());
+
+    // A whole function marked (code no case reaches): its survivors are equivalent, and its killed
+    // mutants say the mark is wrong.
+    let report = tiny_audit(Some("```audit-equivalent\ntwice() never called\nnothing() gone\n```\n"));
+    assert_eq!((report.totals.equivalent, report.totals.survived), (1, 0));
+    assert_eq!(report.equivalent_but_killed.len(), 7);
+    assert_eq!(report.equivalent_not_seen, ["nothing()"]);
 }
 
 /// Runs the grader binary.

@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use super::mutate::Function;
 use crate::load::{Assignment, LoadError};
 
-/// The fenced block (info string) that lists equivalent mutants: `<id> <reason>` a line.
+/// The fenced block (info string) that lists equivalent mutants: `<id> <reason>` a line, or
+/// `<function>() <reason>` for every mutant of a function.
 pub const EQUIVALENT_BLOCK: &str = "audit-equivalent";
 /// The fenced block that maps functions to categories: `<function>: <category> <category>...`.
 pub const FUNCTIONS_BLOCK: &str = "audit-functions";
@@ -23,11 +24,23 @@ pub struct Marks {
     pub path: Option<PathBuf>,
     /// Equivalent mutants: id → the one-line reason.
     pub equivalent: BTreeMap<String, String>,
+    /// Functions whose every surviving mutant is equivalent (code no case can reach, such as a
+    /// function nothing calls): name → the reason.
+    pub equivalent_functions: BTreeMap<String, String>,
     /// Categories of functions the instructor named: function → categories.
     pub functions: BTreeMap<String, Vec<String>>,
 }
 
 impl Marks {
+    /// Why the README marks this mutant equivalent (by its id, else by its function), if it does.
+    pub fn equivalent_reason(&self, id: &str, function: &str) -> Option<&str> {
+        self.equivalent
+            .get(id)
+            .or_else(|| self.equivalent_functions.get(function))
+            .or_else(|| self.equivalent_functions.get(function.rsplit('.').next().unwrap_or(function)))
+            .map(String::as_str)
+    }
+
     /// Reads `README.md` of the assignment's folder; a missing README marks nothing. A malformed
     /// line (an id without a reason, a category the rubric lacks) is an error naming the file and line.
     pub fn read(assignment: &Assignment) -> Result<Marks, LoadError> {
@@ -66,10 +79,15 @@ impl Marks {
             match info {
                 EQUIVALENT_BLOCK => {
                     let (id, reason) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-                    if !is_mutant_id(id) {
+                    // `name()`: every mutant of that function (code no case can reach).
+                    let function = id.strip_suffix("()").filter(|f| !f.is_empty());
+                    if function.is_none() && !is_mutant_id(id) {
                         return Err(invalid(
                             number,
-                            format!("`{id}` is not a mutant id (like `ror-3fa2c1d0`, as `grader audit` names them)"),
+                            format!(
+                                "`{id}` is not a mutant id (like `ror-3fa2c1d0`, as `grader audit` names them) \
+                                 nor a function (`pieceAt()`)"
+                            ),
                         ));
                     }
                     let reason = reason.trim();
@@ -79,7 +97,12 @@ impl Marks {
                             format!("{id} needs a reason: why it is equivalent, in one line"),
                         ));
                     }
-                    if marks.equivalent.insert(id.to_owned(), reason.to_owned()).is_some() {
+                    let marked = match function {
+                        Some(_) => &mut marks.equivalent_functions,
+                        None => &mut marks.equivalent,
+                    };
+                    let key = function.unwrap_or(id).to_owned();
+                    if marked.insert(key, reason.to_owned()).is_some() {
                         return Err(invalid(number, format!("{id} is marked twice")));
                     }
                 }

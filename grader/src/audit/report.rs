@@ -58,7 +58,8 @@ pub struct AuditReport {
     pub cases: Vec<CaseLine>,
     /// What a single defect costs.
     pub cost: Cost,
-    /// Ids in the README's equivalent block that no mutant of this audit has (stale, or not sampled).
+    /// Ids (and `name()`s of functions) in the README's equivalent block that no mutant of this
+    /// audit has (stale, or not sampled).
     pub equivalent_not_seen: Vec<String>,
     /// Mutants marked equivalent in the README that a case kills: the mark is wrong.
     pub equivalent_but_killed: Vec<String>,
@@ -353,7 +354,7 @@ pub fn build(
     let mut outcomes = Vec::new();
     let mut equivalent_but_killed = Vec::new();
     for (mutant, graded) in mutants.into_iter().zip(graded) {
-        let marked = setting.marks.equivalent.get(&mutant.id).cloned();
+        let marked = setting.marks.equivalent_reason(&mutant.id, &mutant.function).map(str::to_owned);
         let mut outcome = MutantOutcome {
             status: MutantStatus::Error,
             reason: None,
@@ -521,8 +522,25 @@ pub fn build(
             .count(),
     };
     let seen: BTreeSet<&str> = outcomes.iter().map(|o| o.mutant.id.as_str()).collect();
-    let equivalent_not_seen =
-        setting.marks.equivalent.keys().filter(|id| !seen.contains(id.as_str())).cloned().collect();
+    let functions_seen: BTreeSet<&str> = outcomes
+        .iter()
+        .flat_map(|o| [o.mutant.function.as_str(), o.mutant.function.rsplit('.').next().unwrap_or("")])
+        .collect();
+    let equivalent_not_seen = setting
+        .marks
+        .equivalent
+        .keys()
+        .filter(|id| !seen.contains(id.as_str()))
+        .cloned()
+        .chain(
+            setting
+                .marks
+                .equivalent_functions
+                .keys()
+                .filter(|f| !functions_seen.contains(f.as_str()))
+                .map(|f| format!("{f}()")),
+        )
+        .collect();
 
     AuditReport {
         grader_version: env!("CARGO_PKG_VERSION").to_owned(),
