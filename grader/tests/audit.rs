@@ -355,3 +355,28 @@ fn trouble_functions_map_to_the_categories_that_name_them_and_helpers_to_their_c
     let map = function_categories(assignment, &functions, &marks);
     assert_eq!(map.iter().find(|f| f.function == "main").unwrap().categories, ["compile"]);
 }
+
+#[test]
+fn every_equivalent_mark_in_the_cases_readmes_names_a_mutant_of_the_correct_fixture() {
+    for id in ["trouble", "backgammon", "checkers", "turkish-draughts", "backgammon-ai"] {
+        let assignment = common::assignment(id);
+        let marks = Marks::read(assignment).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let fixture = common::repo().join("fixtures").join(id).join("correct");
+        let submission = grader::build::Submission::collect(&fixture, &assignment.submission_files).unwrap();
+        let made: Vec<_> = submission.files.iter().map(|f| mutate_file(&f.name, &f.content)).collect();
+        let ids: Vec<&str> = made.iter().flat_map(|m| &m.mutants).map(|m| m.id.as_str()).collect();
+        let functions: Vec<&str> = made.iter().flat_map(|m| &m.functions).map(|f| f.bare_name()).collect();
+        for marked in marks.equivalent.keys() {
+            assert!(
+                ids.contains(&marked.as_str()),
+                "cases/{id}/README.md marks {marked}, which the fixture no longer has"
+            );
+        }
+        for marked in marks.equivalent_functions.keys() {
+            assert!(
+                functions.contains(&marked.as_str()),
+                "cases/{id}/README.md marks {marked}(), which the fixture lacks"
+            );
+        }
+    }
+}
