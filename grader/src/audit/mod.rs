@@ -280,7 +280,16 @@ pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditRep
     };
     let progress = run::Progress::new(plan.mutants.len(), options.quiet);
     let on_done = |mutant: &Mutant, graded: &run::Graded| {
-        progress.done(mutant, graded, report::survives(&baseline, graded));
+        let status = match graded {
+            run::Graded::NotBuilt(_) => report::MutantStatus::NotBuilt,
+            run::Graded::Error(_) => report::MutantStatus::Error,
+            _ if !report::survives(&baseline, graded) => report::MutantStatus::Killed,
+            _ if marks.equivalent_reason(&mutant.id, &mutant.function).is_some() => {
+                report::MutantStatus::Equivalent
+            }
+            _ => report::MutantStatus::Survived,
+        };
+        progress.done(mutant, status);
     };
     let graded = run::grade_mutants(
         &graded_with,

@@ -10,6 +10,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::mutate::Mutant;
+use super::report::MutantStatus;
 use crate::build::{SourceFile, Submission};
 use crate::grade::{self, GradeOptions};
 use crate::load::{Assignment, CaseKind};
@@ -192,24 +193,19 @@ impl Progress {
         }
     }
 
-    /// One mutant graded: `survived` when no case noticed it.
-    pub fn done(&self, mutant: &Mutant, graded: &Graded, survived: bool) {
+    /// One mutant graded, and how it came out.
+    pub fn done(&self, mutant: &Mutant, status: MutantStatus) {
         let done = self.done.fetch_add(1, Ordering::SeqCst) + 1;
-        let word = match graded {
-            Graded::NotBuilt(_) => {
-                self.not_built.fetch_add(1, Ordering::SeqCst);
-                "does not build"
-            }
-            Graded::Error(_) => "grader error",
-            Graded::Report(_) if survived => {
-                self.survived.fetch_add(1, Ordering::SeqCst);
-                "survived"
-            }
-            Graded::Report(_) => {
-                self.killed.fetch_add(1, Ordering::SeqCst);
-                "killed"
-            }
+        let counter = match status {
+            MutantStatus::NotBuilt => Some(&self.not_built),
+            MutantStatus::Survived => Some(&self.survived),
+            MutantStatus::Killed => Some(&self.killed),
+            MutantStatus::Equivalent | MutantStatus::Error => None,
         };
+        if let Some(counter) = counter {
+            counter.fetch_add(1, Ordering::SeqCst);
+        }
+        let word = status.word();
         match &self.bar {
             Some(bar) => {
                 bar.set_message(format!(
