@@ -17,6 +17,7 @@ pub use summary::render_summary;
 
 use crate::load::{Assignment, Visibility};
 use crate::report::Report;
+use crate::roster::Facts;
 
 /// Where a student's files go inside a batch's output folder: `students/<id>/`.
 pub const STUDENTS_DIR: &str = "students";
@@ -109,13 +110,55 @@ pub struct Record {
     pub categories: Vec<CategoryScore>,
     /// Every case, in case order (empty when nothing could run).
     pub cases: Vec<CaseOutcome>,
+    /// What the class download said beyond the files: the late mark, files renamed or left out, other
+    /// submissions under the same id.
+    #[serde(default, skip_serializing_if = "Facts::is_empty")]
+    pub download: Facts,
+    /// The assignment's late penalty in percent (`[late] penalty`), when it has one: taken off the
+    /// total of a submission marked late.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_penalty: Option<f64>,
 }
 
 impl Record {
-    /// Points earned: automated points (bonus points included) plus the hand grades given so far.
+    /// Points earned: automated points (bonus points included) plus the hand grades given so far,
+    /// less the late penalty.
     pub fn total(&self) -> f64 {
+        crate::score::round(self.total_before_penalty() - self.penalty())
+    }
+
+    /// Points earned before any late penalty.
+    pub fn total_before_penalty(&self) -> f64 {
         let manual: f64 = self.categories.iter().filter(|c| c.manual).filter_map(|c| c.score).sum();
         crate::score::round(self.automated + manual)
+    }
+
+    /// Points taken off for lateness: the assignment's percentage of the points earned (never of a
+    /// negative total), when the download marks the submission late.
+    pub fn penalty(&self) -> f64 {
+        match (self.download.late, self.late_penalty) {
+            (Some(true), Some(percent)) => {
+                crate::score::round(self.total_before_penalty().max(0.0) * percent / 100.0)
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// The sentence a class's row shows: why it was not graded, and the other submissions under its
+    /// id, if any.
+    pub fn row_note(&self) -> Option<String> {
+        let several = (!self.download.left_out.is_empty()).then(|| {
+            format!(
+                "{} submissions under this id: {} graded; left out: {}",
+                self.download.left_out.len() + 1,
+                self.origin,
+                self.download.left_out.join(", ")
+            )
+        });
+        match (&self.note, several) {
+            (Some(note), Some(several)) => Some(format!("{note}; {several}")),
+            (note, several) => note.clone().or(several),
+        }
     }
 
     /// Points available over every category but the bonus ones: the total may exceed it.
@@ -188,6 +231,8 @@ impl Record {
             note: None,
             categories,
             cases,
+            download: Facts::default(),
+            late_penalty: None,
         }
     }
 
@@ -224,6 +269,8 @@ impl Record {
             note: Some(note),
             categories,
             cases: Vec::new(),
+            download: Facts::default(),
+            late_penalty: None,
         }
     }
 
@@ -440,17 +487,25 @@ impl Gradebook {
         }
     }
 
-    /// `gradebook.csv`: `id,name,total,max,<category>...,pending,status`, one row per student; a
-    /// pending hand-graded category is an empty cell and is named in `pending`. A bonus category's
-    /// column is headed `<id> (bonus)`: its points are in `total` but not in `max`.
+    /// `gradebook.csv`: `id,name,total,max,<category>...,pending,status,late,note`, one row per
+    /// student; a pending hand-graded category is an empty cell and is named in `pending`. A bonus
+    /// category's column is headed `<id> (bonus)`: its points are in `total` but not in `max`. `late`
+    /// is `yes`, `no`, or empty where the download marks nothing; when the assignment has a late
+    /// penalty, `late penalty` (points taken off) and `total before penalty` follow it. `note` says why
+    /// a student was not graded and names other submissions under their id.
     ///
     /// Every text cell goes through `spreadsheet_text` (a student's id or name could be a formula);
     /// the numbers are ours and stay numbers.
     pub fn to_csv(&self) -> String {
+        let penalties = self.students.iter().any(|s| s.late_penalty.is_some());
         let mut writer = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["id".to_owned(), "name".to_owned(), "total".to_owned(), "max".to_owned()];
         header.extend(self.columns.iter().map(|c| spreadsheet_text(&c.header())));
-        header.extend(["pending".to_owned(), "status".to_owned()]);
+        header.extend(["pending".to_owned(), "status".to_owned(), "late".to_owned()]);
+        if penalties {
+            header.extend(["late penalty".to_owned(), "total before penalty".to_owned()]);
+        }
+        header.push("note".to_owned());
         writer.write_record(&header).expect("writing to memory");
         for s in &self.students {
             let mut row = vec![
@@ -468,6 +523,13 @@ impl Gradebook {
             }));
             row.push(spreadsheet_text(&s.pending().join(" ")));
             row.push(s.status.word().to_owned());
+            row.push(s.download.late.map_or("", |late| if late { "yes" } else { "no" }).to_owned());
+            if penalties {
+                let late = s.download.late == Some(true) && s.late_penalty.is_some();
+                row.push(if late { format!("{:.2}", s.penalty()) } else { String::new() });
+                row.push(if late { format!("{:.2}", s.total_before_penalty()) } else { String::new() });
+            }
+            row.push(spreadsheet_text(&s.row_note().unwrap_or_default()));
             writer.write_record(&row).expect("writing to memory");
         }
         String::from_utf8(writer.into_inner().expect("writing to memory")).expect("CSV of UTF-8 text")
@@ -545,6 +607,8 @@ mod testing {
             note: None,
             categories: vec![category("play", Some(play), 8.0), category("style", style, 2.0)],
             cases: vec![CaseOutcome { id: "c1".to_owned(), passed: play > 0.0, status: "passed".to_owned() }],
+            download: Default::default(),
+            late_penalty: None,
         }
     }
 
