@@ -5,7 +5,11 @@
 //!
 //! A re-run reuses a student's record when the key (grader version, assignment folder, the student's
 //! files) is unchanged; every file is written atomically, so an interrupted run leaves whole files
-//! and resumes where it stopped.
+//! and resumes where it stopped. SIGINT or SIGTERM ([`StopFlag`]) stops a batch cleanly: no new
+//! student, those under way left to the next run, the class files of the students graded so far
+//! marked as partial.
+
+mod interrupt;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -27,6 +31,8 @@ use crate::load::Assignment;
 use crate::report::Report;
 use crate::roster::{self, ArchiveCaps, Entry};
 use crate::run;
+
+pub use interrupt::{exit_code_of, signal_name, StopFlag};
 
 /// A stable share of a class: `hash:K/N` (by a hash of the id: stable as students come and go) or
 /// `slice:K/N` (the K-th of N runs of the sorted ids). K counts from 1.
@@ -118,6 +124,11 @@ pub struct BatchOptions {
     pub manual: ManualGrades,
     /// Re-grade students whose record is up to date.
     pub force: bool,
+    /// Grade only these students (by id), even when up to date; the class files keep the others'
+    /// records as they are. Empty: every student of the share.
+    pub only: Vec<String>,
+    /// Set when the batch is asked to stop (SIGINT, SIGTERM).
+    pub stop: StopFlag,
     /// Caps on students' archives.
     pub caps: ArchiveCaps,
     /// How each student is graded.
@@ -135,8 +146,16 @@ pub struct BatchOutcome {
     pub graded: usize,
     /// Up to date, reused.
     pub reused: usize,
-    /// Of the selected, how many by status.
+    /// Of the students in the class files, how many by status.
     pub statuses: BTreeMap<String, usize>,
+    /// Students in the class files (fewer than `selected` when the batch was stopped, or `--only`
+    /// graded a class whose others have no grading yet).
+    pub in_class_files: usize,
+    /// The signal that stopped the batch before every student was graded.
+    pub interrupted: Option<i32>,
+    /// What the roster found that the instructor must look at (several submissions under one id),
+    /// said on stderr as found, and in `summary.md`.
+    pub warnings: Vec<String>,
 }
 
 /// A batch that could not run at all (one student's problems never are).
@@ -166,6 +185,28 @@ pub enum BatchError {
     /// Partial outputs that cannot be merged.
     #[error("{0}")]
     Merge(String),
+    /// The output folder is inside the class folder: the next run would take it for a student.
+    #[error(
+        "the output folder {} is inside the class folder {}: choose an --out outside it",
+        out.display(),
+        root.display()
+    )]
+    OutInsideClass {
+        /// The output folder, as given.
+        out: PathBuf,
+        /// The class folder, as given.
+        root: PathBuf,
+    },
+    /// `--only` names ids the class does not have.
+    #[error("no student {} in {} (its ids: {known})", unknown.iter().map(|id| format!("`{id}`")).collect::<Vec<_>>().join(", "), root.display())]
+    UnknownStudents {
+        /// The ids not found.
+        unknown: Vec<String>,
+        /// The class.
+        root: PathBuf,
+        /// A few ids it has, for the eye.
+        known: String,
+    },
 }
 
 /// Writes a file atomically: a temporary file in the same folder, renamed over the target.
@@ -272,6 +313,14 @@ impl Progress {
         }
     }
 
+    /// A line of its own on stderr, above the bar if there is one.
+    fn say(&self, line: &str) {
+        match self {
+            Progress::Bar(bar) => bar.println(line),
+            Progress::Lines { .. } => eprintln!("{line}"),
+        }
+    }
+
     fn finish(&self) {
         if let Progress::Bar(bar) = self {
             bar.finish_and_clear();
@@ -279,22 +328,52 @@ impl Progress {
     }
 }
 
-/// Grades every student of `root` (or the share `options.partition` names) into `options.out`,
-/// then writes the class's files from every record there.
+/// Grades every student of `root` (or the share `options.partition` names, or the students
+/// `options.only` names) into `options.out`, then writes the class's files from the records there.
 pub fn run_batch(
     assignment: &Assignment,
     root: &Path,
     options: &BatchOptions,
 ) -> Result<BatchOutcome, BatchError> {
+    refuse_out_inside(root, &options.out)?;
     let entries = roster::discover(root, &assignment.submission_files, options.caps)?;
     let roster_ids: Vec<String> = entries.iter().map(|e| e.id.clone()).collect();
+    let unknown: Vec<String> =
+        options.only.iter().filter(|id| !roster_ids.contains(id)).cloned().collect();
+    if !unknown.is_empty() {
+        let mut known = roster_ids.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+        if roster_ids.len() > 8 {
+            known.push_str(", ...");
+        }
+        return Err(BatchError::UnknownStudents { unknown, root: root.to_owned(), known });
+    }
+    let warnings: Vec<String> = entries
+        .iter()
+        .filter(|e| !e.facts.left_out.is_empty())
+        .map(|e| {
+            let left_out: Vec<String> = e.facts.left_out.iter().map(|o| format!("`{o}`")).collect();
+            format!(
+                "{} submissions under the id `{}`: `{}` is graded; left out: {} (keep one and re-run to grade another)",
+                e.facts.left_out.len() + 1,
+                e.id,
+                e.origin,
+                left_out.join(", ")
+            )
+        })
+        .collect();
+    for warning in &warnings {
+        // Said before the grading, not only at its end: the instructor can stop and fix the download.
+        eprintln!("warning: {}", crate::report::escape::inert(warning, &[]));
+    }
     let total = entries.len();
-    let selected: Vec<Entry> = entries
+    let share: Vec<Entry> = entries
         .into_iter()
         .enumerate()
         .filter(|(i, e)| options.partition.is_none_or(|p| p.contains(&e.id, *i, total)))
         .map(|(_, e)| e)
         .collect();
+    let selected: Vec<&Entry> =
+        share.iter().filter(|e| options.only.is_empty() || options.only.contains(&e.id)).collect();
 
     let info_path = options.out.join(BATCH_FILE);
     if let Some(found) =
@@ -321,60 +400,91 @@ pub fn run_batch(
     let queue = Mutex::new(selected.iter());
     let (running, failures, graded, reused) =
         (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
+    let workers = AtomicUsize::new(options.jobs.max(1) + 1);
+    // The students whose record this run wrote or found up to date.
+    let done: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
     let first_error: Mutex<Option<BatchError>> = Mutex::new(None);
     run::set_slot_count(options.jobs);
     std::thread::scope(|scope| {
+        // Says at once that a signal was heard, even while every worker is busy with a long grading.
+        scope.spawn(|| {
+            while workers.load(Ordering::SeqCst) > 0 {
+                if let Some(signal) = options.stop.signal() {
+                    progress.say(&format!(
+                        "{}: starting no new student; {} under way finish and are graded again by the \
+                         next run (send it again to stop at once)",
+                        signal_name(signal),
+                        running.load(Ordering::SeqCst)
+                    ));
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        });
         for _ in 0..=options.jobs.max(1) {
-            scope.spawn(|| loop {
-                let Some(entry) = queue.lock().expect("no panic holds the queue").next() else { break };
-                running.fetch_add(1, Ordering::SeqCst);
-                let started = Instant::now();
-                // A bug of the grader's own while grading one student is that student's row.
-                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    grade_student(assignment, entry, &key, options)
-                }))
-                .unwrap_or_else(|panic| {
-                    let what = panic
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
-                    let note =
-                        format!("the grader failed on this submission (a bug of the grader's): {what}");
-                    let record = Record::ungraded(
-                        assignment,
-                        &entry.id,
-                        entry.name.as_deref(),
-                        &entry.origin,
-                        "",
-                        StudentStatus::GraderError,
-                        note,
-                    );
-                    let path =
-                        options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id)).join(RECORD_FILE);
-                    write_atomic(&path, &serde_json::to_vec_pretty(&record).expect("serialisable"))
-                        .map(|()| (record, false))
-                });
-                running.fetch_sub(1, Ordering::SeqCst);
-                match outcome {
-                    Ok((record, was_reused)) => {
-                        if matches!(record.status, StudentStatus::GraderError | StudentStatus::NoFiles) {
-                            failures.fetch_add(1, Ordering::SeqCst);
-                        }
-                        (if was_reused { &reused } else { &graded }).fetch_add(1, Ordering::SeqCst);
-                        progress.finished(
-                            &record,
-                            was_reused,
-                            running.load(Ordering::SeqCst),
-                            failures.load(Ordering::SeqCst),
-                            started.elapsed().as_secs_f64(),
-                        );
-                    }
-                    Err(e) => {
-                        first_error.lock().expect("no panic holds it").get_or_insert(e);
+            scope.spawn(|| {
+                loop {
+                    if options.stop.signal().is_some() {
                         break;
                     }
+                    let Some(entry) = queue.lock().expect("no panic holds the queue").next() else { break };
+                    running.fetch_add(1, Ordering::SeqCst);
+                    let started = Instant::now();
+                    // A bug of the grader's own while grading one student is that student's row.
+                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        grade_student(assignment, entry, &key, options)
+                    }))
+                    .unwrap_or_else(|panic| {
+                        let what = panic
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_default();
+                        let note =
+                            format!("the grader failed on this submission (a bug of the grader's): {what}");
+                        let mut record = Record::ungraded(
+                            assignment,
+                            &entry.id,
+                            entry.name.as_deref(),
+                            &entry.origin,
+                            "",
+                            StudentStatus::GraderError,
+                            note,
+                        );
+                        describe(&mut record, entry, assignment);
+                        let path = options
+                            .out
+                            .join(STUDENTS_DIR)
+                            .join(student_dir_name(&entry.id))
+                            .join(RECORD_FILE);
+                        write_atomic(&path, &serde_json::to_vec_pretty(&record).expect("serialisable"))
+                            .map(|()| Some((record, false)))
+                    });
+                    running.fetch_sub(1, Ordering::SeqCst);
+                    match outcome {
+                        Ok(Some((record, was_reused))) => {
+                            if matches!(record.status, StudentStatus::GraderError | StudentStatus::NoFiles) {
+                                failures.fetch_add(1, Ordering::SeqCst);
+                            }
+                            (if was_reused { &reused } else { &graded }).fetch_add(1, Ordering::SeqCst);
+                            done.lock().expect("no panic holds it").insert(entry.id.clone());
+                            progress.finished(
+                                &record,
+                                was_reused,
+                                running.load(Ordering::SeqCst),
+                                failures.load(Ordering::SeqCst),
+                                started.elapsed().as_secs_f64(),
+                            );
+                        }
+                        // Graded while a signal asked to stop: left to the next run.
+                        Ok(None) => {}
+                        Err(e) => {
+                            first_error.lock().expect("no panic holds it").get_or_insert(e);
+                            break;
+                        }
+                    }
                 }
+                workers.fetch_sub(1, Ordering::SeqCst);
             });
         }
     });
@@ -382,8 +492,37 @@ pub fn run_batch(
     if let Some(e) = first_error.into_inner().expect("no panic holds it") {
         return Err(e);
     }
+    let done = done.into_inner().expect("no panic holds it");
+    let interrupted = options.stop.signal().filter(|_| done.len() < selected.len());
 
-    let ids: BTreeSet<String> = selected.iter().map(|e| e.id.clone()).collect();
+    // The class files: every student graded now, and of the others of the share those whose record
+    // is as they left it (`--only`) or up to date (a stopped run).
+    let mut ids = done;
+    for entry in &share {
+        if ids.contains(&entry.id) {
+            continue;
+        }
+        let record = read_record(&options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id)).join(RECORD_FILE));
+        let kept = record.is_some_and(|r| {
+            r.id == entry.id && (!options.only.is_empty() || r.key == student_key(&key, entry))
+        });
+        if kept {
+            ids.insert(entry.id.clone());
+        }
+    }
+    let partial = (ids.len() < share.len()).then(|| match interrupted {
+        Some(signal) => format!(
+            "Partial: {} of {} students graded (stopped by {}); re-run the same command to resume.",
+            ids.len(),
+            share.len(),
+            signal_name(signal)
+        ),
+        None => format!(
+            "Partial: {} of {} students have a grading here; run `grader batch` without --only to grade the others.",
+            ids.len(),
+            share.len()
+        ),
+    });
     let book = write_class(
         assignment,
         std::slice::from_ref(&options.out),
@@ -391,6 +530,9 @@ pub fn run_batch(
         Some(&ids),
         &options.manual,
     )?;
+    if let Some(banner) = &partial {
+        mark_partial(&options.out, banner)?;
+    }
     let mut statuses = BTreeMap::new();
     for record in &book.students {
         *statuses.entry(record.status.word().to_owned()).or_insert(0) += 1;
@@ -401,26 +543,100 @@ pub fn run_batch(
         graded: graded.into_inner(),
         reused: reused.into_inner(),
         statuses,
+        in_class_files: book.students.len(),
+        interrupted,
+        warnings,
     })
 }
 
-/// Grades one student (or reuses an up-to-date record) and writes their report and record.
+/// Refuses an output folder inside a class folder: its `students/` would be a student of the next
+/// run. Both are compared as absolute paths with links resolved, the output folder through its
+/// nearest existing parent (it need not exist yet).
+fn refuse_out_inside(root: &Path, out: &Path) -> Result<(), BatchError> {
+    if !root.is_dir() {
+        return Ok(());
+    }
+    let Ok(class) = root.canonicalize() else { return Ok(()) };
+    let absolute = std::path::absolute(out).unwrap_or_else(|_| out.to_owned());
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else { break };
+        rest.push(name.to_owned());
+        existing = parent;
+    }
+    let mut resolved = existing.canonicalize().unwrap_or_else(|_| existing.to_owned());
+    resolved.extend(rest.iter().rev());
+    if resolved.starts_with(&class) {
+        return Err(BatchError::OutInsideClass { out: out.to_owned(), root: root.to_owned() });
+    }
+    Ok(())
+}
+
+/// Says in `summary.md` and `class.html`, under their title, that the class files hold only part of
+/// the class.
+fn mark_partial(out: &Path, banner: &str) -> Result<(), BatchError> {
+    let summary_path = out.join("summary.md");
+    let summary = std::fs::read_to_string(&summary_path)
+        .map_err(|source| BatchError::Write { path: summary_path.clone(), source })?;
+    let (title, rest) = summary.split_once('\n').unwrap_or((&summary, ""));
+    write_atomic(&summary_path, format!("{title}\n\n**{banner}**\n{rest}").as_bytes())?;
+    let page_path = out.join("class.html");
+    let page = std::fs::read_to_string(&page_path)
+        .map_err(|source| BatchError::Write { path: page_path.clone(), source })?;
+    // The banner is our own text (numbers and a signal's name): nothing to escape.
+    let marked = match page.split_once("</h1>\n") {
+        Some((head, rest)) => {
+            format!("{head}</h1>\n<p class=\"partial\" style=\"font-weight:bold;color:#a11\">{banner}</p>\n{rest}")
+        }
+        None => page,
+    };
+    write_atomic(&page_path, marked.as_bytes())
+}
+
+/// Puts in a record what the download says of the student beyond the files (their name, where the
+/// submission is, the late mark and what was renamed or left out) and the assignment's late
+/// penalty; says whether anything changed.
+fn describe(record: &mut Record, entry: &Entry, assignment: &Assignment) -> bool {
+    let before = (record.name.clone(), record.origin.clone(), record.download.clone(), record.late_penalty);
+    record.name = entry.name.clone();
+    record.origin = entry.origin.clone();
+    record.download = entry.facts.clone();
+    record.late_penalty = assignment.late_penalty;
+    before != (record.name.clone(), record.origin.clone(), record.download.clone(), record.late_penalty)
+}
+
+/// Grades one student (or reuses an up-to-date record) and writes their report and record; `None`
+/// when the batch was asked to stop while grading them (left to the next run, nothing written).
 fn grade_student(
     assignment: &Assignment,
     entry: &Entry,
     assignment_key: &str,
     options: &BatchOptions,
-) -> Result<(Record, bool), BatchError> {
+) -> Result<Option<(Record, bool)>, BatchError> {
     let dir = options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id));
     let key = student_key(assignment_key, entry);
-    if !options.force {
-        if let Some(record) = read_record(&dir.join(RECORD_FILE)).filter(|r| r.key == key && r.id == entry.id)
+    if !options.force && options.only.is_empty() {
+        if let Some(mut record) = read_record(&dir.join(RECORD_FILE)).filter(|r| r.key == key && r.id == entry.id)
         {
-            return Ok((record, true));
+            // The same files, but a download that says other things of them (a late mark, a
+            // submission left out): the record and the report say what it says now.
+            if describe(&mut record, entry, assignment) {
+                write_atomic(&dir.join(RECORD_FILE), &serde_json::to_vec_pretty(&record).expect("serialisable"))?;
+                let report = std::fs::read(dir.join(REPORT_FILE))
+                    .ok()
+                    .and_then(|b| serde_json::from_slice::<Report>(&b).ok());
+                if let Some(mut report) = report {
+                    report.submission_notes = entry.facts.notes.clone();
+                    write_atomic(&dir.join(REPORT_FILE), crate::report::render_json(&report).as_bytes())?;
+                }
+            }
+            return Ok(Some((record, true)));
         }
     }
     let name = entry.name.as_deref();
-    let record = match &entry.files {
+    let mut report = None;
+    let mut record = match &entry.files {
         Err(message) => Record::ungraded(
             assignment,
             &entry.id,
@@ -439,10 +655,11 @@ fn grade_student(
         Ok(files) => {
             let submission = Submission { path: PathBuf::from(&entry.origin), files: files.clone() };
             match grade::grade_submission(assignment, &submission, &options.grade) {
-                Ok(report) => {
-                    let json = crate::report::render_json(&report);
-                    write_atomic(&dir.join(REPORT_FILE), json.as_bytes())?;
-                    Record::from_report(assignment, &report, &entry.id, name, &entry.origin, &key)
+                Ok(mut graded) => {
+                    graded.submission_notes = entry.facts.notes.clone();
+                    let record = Record::from_report(assignment, &graded, &entry.id, name, &entry.origin, &key);
+                    report = Some(graded);
+                    record
                 }
                 Err(e) => Record::ungraded(
                     assignment,
@@ -456,12 +673,21 @@ fn grade_student(
             }
         }
     };
-    if record.status != StudentStatus::Graded && record.status != StudentStatus::BuildError {
+    if options.stop.signal().is_some() {
+        // Its programs may have had the signal too (a job scheduler signals every process): a
+        // grading that overlapped it is not trusted.
+        return Ok(None);
+    }
+    describe(&mut record, entry, assignment);
+    match &report {
+        Some(report) => write_atomic(&dir.join(REPORT_FILE), crate::report::render_json(report).as_bytes())?,
         // A report of an earlier grading of other files would be misleading now.
-        let _ = std::fs::remove_file(dir.join(REPORT_FILE));
+        None => {
+            let _ = std::fs::remove_file(dir.join(REPORT_FILE));
+        }
     }
     write_atomic(&dir.join(RECORD_FILE), &serde_json::to_vec_pretty(&record).expect("serialisable"))?;
-    Ok((record, false))
+    Ok(Some((record, false)))
 }
 
 /// Reads the records under the output folders (only `ids`' when given), merges the hand grades,
@@ -518,7 +744,12 @@ pub fn write_class(
     write_atomic(&out.join("gradebook.csv"), book.to_csv().as_bytes())?;
     write_atomic(&out.join("summary.md"), gradebook::render_summary(&book).as_bytes())?;
     let href = |id: &str| format!("{STUDENTS_DIR}/{}/{FEEDBACK_FILE}", student_dir_name(id));
-    write_atomic(&out.join("class.html"), gradebook::render_class_html(&book, &href).as_bytes())?;
+    // The page shows each row's note: there, the other submissions under a student's id too.
+    let mut page = book.clone();
+    for student in &mut page.students {
+        student.note = student.row_note();
+    }
+    write_atomic(&out.join("class.html"), gradebook::render_class_html(&page, &href).as_bytes())?;
     Ok(book)
 }
 

@@ -23,6 +23,8 @@ pub const EXIT_FAILED: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 /// Exit code: the grader itself could not work (cannot run the compiler, cannot write the cache).
 pub const EXIT_INTERNAL: u8 = 3;
+// A batch stopped by SIGINT or SIGTERM exits with 128 plus the signal's number (130, 143), as a shell
+// reports a process the signal ended: see `crate::batch::exit_code_of`.
 
 /// Failing cases annotated on a GitHub Actions run: GitHub shows at most 10 error annotations per step.
 const GITHUB_ANNOTATIONS: usize = 10;
@@ -122,6 +124,10 @@ enum Command {
         /// Re-grade every student, even those whose record is up to date.
         #[arg(long)]
         force: bool,
+        /// Re-grade only this student (repeatable, or ids separated by commas); the class files keep
+        /// the others as they are.
+        #[arg(long, value_name = "ID", value_delimiter = ',', conflicts_with = "partition")]
+        only: Vec<String>,
         /// Build cache folder (default: `$GRADER_CACHE_DIR`, else `/var/cache/grader` for root, else
         /// `~/.cache/grader`).
         #[arg(long, value_name = "DIR")]
@@ -371,7 +377,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             };
             Ok(if passed { EXIT_OK } else { EXIT_FAILED })
         }
-        Command::Batch { root, assignment, out, jobs, partition, manual, force, cache_dir } => {
+        Command::Batch { root, assignment, out, jobs, partition, manual, force, only, cache_dir } => {
             let assignment = load::load_assignment(&cases, &assignment)?;
             if !root.exists() {
                 return Err(UsageError(format!("no class at {}", root.display())).into());
@@ -385,6 +391,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 partition,
                 manual,
                 force,
+                only,
+                // Installed only now that the batch is about to start: a mistake above exits at once.
+                stop: crate::batch::StopFlag::on_signals().context("cannot install the signal handlers")?,
                 caps: crate::roster::ArchiveCaps::default(),
                 grade: GradeOptions {
                     visible_only: false,
@@ -403,15 +412,44 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let outcome = crate::batch::run_batch(&assignment, &root, &options).map_err(batch_error)?;
             let statuses: Vec<String> = outcome.statuses.iter().map(|(s, n)| format!("{n} {s}")).collect();
             let share = partition.map(|p| format!(" (share {p} of {})", outcome.roster)).unwrap_or_default();
-            writeln!(
-                anstream::stderr(),
-                "{} students{share}: {} graded, {} up to date; {}. Outputs in {}",
-                outcome.selected,
-                outcome.graded,
-                outcome.reused,
-                statuses.join(", "),
-                options.out.display()
-            )?;
+            let mut err = anstream::stderr();
+            if let Some(signal) = outcome.interrupted {
+                writeln!(
+                    err,
+                    "stopped by {}: {} of {} students graded; re-run the same command to resume. \
+                     Partial outputs in {}",
+                    crate::batch::signal_name(signal),
+                    outcome.in_class_files,
+                    outcome.selected,
+                    options.out.display()
+                )?;
+                return Ok(crate::batch::exit_code_of(signal));
+            }
+            let warned = match outcome.warnings.len() {
+                0 => String::new(),
+                n => format!("; {n} with several submissions (warnings above, and in summary.md)"),
+            };
+            if options.only.is_empty() {
+                writeln!(
+                    err,
+                    "{} students{share}: {} graded, {} up to date; {}{warned}. Outputs in {}",
+                    outcome.selected,
+                    outcome.graded,
+                    outcome.reused,
+                    statuses.join(", "),
+                    options.out.display()
+                )?;
+            } else {
+                writeln!(
+                    err,
+                    "{} of {} students graded again (--only); the class files hold {}: {}{warned}. Outputs in {}",
+                    outcome.graded,
+                    outcome.roster,
+                    outcome.in_class_files,
+                    statuses.join(", "),
+                    options.out.display()
+                )?;
+            }
             Ok(EXIT_OK)
         }
         Command::Merge { folders, assignment, out, manual } => {
@@ -541,9 +579,11 @@ fn render(report: &Report, format: Format, student_view: bool, verbosity: Verbos
 fn batch_error(e: crate::batch::BatchError) -> anyhow::Error {
     use crate::batch::BatchError;
     match e {
-        BatchError::OtherAssignment { .. } | BatchError::Merge(_) | BatchError::Roster(_) => {
-            UsageError(e.to_string()).into()
-        }
+        BatchError::OtherAssignment { .. }
+        | BatchError::Merge(_)
+        | BatchError::Roster(_)
+        | BatchError::OutInsideClass { .. }
+        | BatchError::UnknownStudents { .. } => UsageError(e.to_string()).into(),
         BatchError::Write { .. } => e.into(),
     }
 }

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{CaseStat, Gradebook, Record, StudentStatus};
+use crate::report::escape::markdown_inline;
 
 /// Bins of the distribution of totals: 0-10%, 10-20%, ..., 90-100% (100% falls in the last, and so do
 /// totals above 100% that bonus points make).
@@ -162,6 +163,8 @@ pub fn render_summary(book: &Gradebook) -> String {
         let _ = writeln!(out, "| {} | {count} |", status.word());
     }
 
+    out.push_str(&download_section(book));
+
     out.push_str("\n## Totals (percent of max)\n\n");
     let distribution = Distribution::of(book);
     match distribution.stats {
@@ -241,6 +244,39 @@ pub fn render_summary(book: &Gradebook) -> String {
                 case.passed,
                 case.ran,
                 pass_percent(case)
+            );
+        }
+    }
+    out
+}
+
+/// What the class download said that the instructor should see: the late submissions (where the
+/// download marks them) and the ids with several submissions, one of them graded (names from the
+/// download escaped: they are the students').
+fn download_section(book: &Gradebook) -> String {
+    let mut out = String::new();
+    if book.students.iter().any(|s| s.download.late.is_some()) {
+        let late: Vec<&Record> = book.students.iter().filter(|s| s.download.late == Some(true)).collect();
+        let _ = write!(out, "\n{} marked late by the download", late.len());
+        match late.iter().find_map(|s| s.late_penalty) {
+            Some(percent) => {
+                let _ = writeln!(out, ", {percent}% of their points taken off (`[late] penalty`).");
+            }
+            None => out.push_str(" (the assignment has no `[late] penalty`: no points taken off).\n"),
+        }
+    }
+    let several: Vec<&Record> = book.students.iter().filter(|s| !s.download.left_out.is_empty()).collect();
+    if !several.is_empty() {
+        out.push_str("\n## Several submissions under one id\n\n");
+        out.push_str("One of each was graded; keep one in the download and re-run to grade another.\n\n");
+        out.push_str("| Student | Graded | Left out |\n|---|---|---|\n");
+        for s in several {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} |",
+                markdown_inline(&s.id),
+                markdown_inline(&s.origin),
+                markdown_inline(&s.download.left_out.join(", "))
             );
         }
     }
