@@ -550,27 +550,45 @@ pub fn run_batch(
 }
 
 /// Refuses an output folder inside a class folder: its `students/` would be a student of the next
-/// run. Both are compared as absolute paths with links resolved, the output folder through its
-/// nearest existing parent (it need not exist yet).
+/// run. Both are compared as absolute paths with links and `..` resolved as the system will when
+/// the output folder is made (it need not exist yet).
 fn refuse_out_inside(root: &Path, out: &Path) -> Result<(), BatchError> {
     if !root.is_dir() {
         return Ok(());
     }
     let Ok(class) = root.canonicalize() else { return Ok(()) };
-    let absolute = std::path::absolute(out).unwrap_or_else(|_| out.to_owned());
-    let mut existing = absolute.as_path();
+    if resolved(out).starts_with(&class) {
+        return Err(BatchError::OutInsideClass { out: out.to_owned(), root: root.to_owned() });
+    }
+    Ok(())
+}
+
+/// `path` made absolute, each `..` taken after resolving the links before it, and its longest
+/// existing part with its links resolved.
+fn resolved(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_owned());
+    let mut walked = PathBuf::new();
+    for component in absolute.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                walked = real(&walked);
+                walked.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => walked.push(other),
+        }
+    }
+    let mut existing = walked.as_path();
     let mut rest = Vec::new();
     while !existing.exists() {
         let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else { break };
         rest.push(name.to_owned());
         existing = parent;
     }
-    let mut resolved = existing.canonicalize().unwrap_or_else(|_| existing.to_owned());
-    resolved.extend(rest.iter().rev());
-    if resolved.starts_with(&class) {
-        return Err(BatchError::OutInsideClass { out: out.to_owned(), root: root.to_owned() });
-    }
-    Ok(())
+    let mut full = real(existing);
+    full.extend(rest.iter().rev());
+    full
 }
 
 /// Says in `summary.md` and `class.html`, under their title, that the class files hold only part of

@@ -663,7 +663,7 @@ mod tests {
         };
         assert_eq!(
             book.to_csv(),
-            "id,name,total,max,play,style,cube (bonus),pending,status\na1,Ada,13.00,10.00,8.00,2.00,3.00,,graded\n"
+            "id,name,total,max,play,style,cube (bonus),pending,status,late,note\na1,Ada,13.00,10.00,8.00,2.00,3.00,,graded,,\n"
         );
     }
 
@@ -716,7 +716,10 @@ mod tests {
             students: vec![student("a1", "-Ada", StudentStatus::Graded, -1.5, None)],
             cases: Vec::new(),
         };
-        assert_eq!(rows(&book.to_csv()), [["a1", "'-Ada", "-1.50", "10.00", "-1.50", "", "style", "graded"]]);
+        assert_eq!(
+            rows(&book.to_csv()),
+            [["a1", "'-Ada", "-1.50", "10.00", "-1.50", "", "style", "graded", "", ""]]
+        );
     }
 
     #[test]
@@ -745,6 +748,80 @@ mod tests {
         for id in ids {
             assert_eq!(grades.get(id, "style").map(|g| g.points), Some(3.0), "{id}");
         }
+    }
+
+    /// A student of the download's: late (`Some(true)`), on time, or unmarked (`None`), under a
+    /// penalty rule of `penalty` percent.
+    fn marked(id: &str, late: Option<bool>, penalty: Option<f64>) -> Record {
+        let mut record = student(id, "Ada", StudentStatus::Graded, 8.0, Some(2.0));
+        record.download.late = late;
+        record.late_penalty = penalty;
+        record
+    }
+
+    #[test]
+    fn a_late_penalty_is_a_share_of_the_points_earned_shown_apart() {
+        let late = marked("a1", Some(true), Some(15.0));
+        assert_eq!((late.total_before_penalty(), late.penalty(), late.total()), (10.0, 1.5, 8.5));
+        // On time, unmarked, or no rule: nothing taken off.
+        for record in [marked("b2", Some(false), Some(15.0)), marked("c3", None, Some(15.0)), marked("d4", Some(true), None)] {
+            assert_eq!((record.penalty(), record.total()), (0.0, 10.0), "{}", record.id);
+        }
+        // A negative total is not made larger by its penalty.
+        let mut negative = marked("e5", Some(true), Some(50.0));
+        negative.automated = -4.0;
+        assert_eq!((negative.penalty(), negative.total()), (0.0, -2.0));
+    }
+
+    #[test]
+    fn the_gradebook_says_who_was_late_and_what_it_cost() {
+        let book = |students| Gradebook {
+            assignment: "bg".to_owned(),
+            title: "Backgammon".to_owned(),
+            columns: columns(),
+            students,
+            cases: Vec::new(),
+        };
+        let ruled = book(vec![
+            marked("a1", Some(true), Some(10.0)),
+            marked("b2", Some(false), Some(10.0)),
+            marked("c3", None, Some(10.0)),
+        ]);
+        let csv = ruled.to_csv();
+        assert!(
+            csv.starts_with("id,name,total,max,play,style,pending,status,late,late penalty,total before penalty,note\n"),
+            "{csv}"
+        );
+        assert_eq!(
+            rows(&csv),
+            [
+                ["a1", "Ada", "9.00", "10.00", "8.00", "2.00", "", "graded", "yes", "1.00", "10.00", ""],
+                ["b2", "Ada", "10.00", "10.00", "8.00", "2.00", "", "graded", "no", "", "", ""],
+                ["c3", "Ada", "10.00", "10.00", "8.00", "2.00", "", "graded", "", "", "", ""],
+            ]
+        );
+        // Without a rule, only the mark.
+        let unruled = book(vec![marked("a1", Some(true), None)]);
+        assert_eq!(
+            rows(&unruled.to_csv()),
+            [["a1", "Ada", "10.00", "10.00", "8.00", "2.00", "", "graded", "yes", ""]]
+        );
+    }
+
+    #[test]
+    fn a_row_names_the_submissions_left_out_under_its_id() {
+        let mut record = student("tina", "Tina", StudentStatus::NoFiles, 0.0, None);
+        record.origin = "tina".to_owned();
+        record.download.left_out = vec!["tina.c".to_owned(), "tina.zip".to_owned()];
+        assert_eq!(
+            record.row_note().as_deref(),
+            Some("3 submissions under this id: tina graded; left out: tina.c, tina.zip")
+        );
+        record.note = Some("no file matching *.c in tina".to_owned());
+        assert_eq!(
+            record.row_note().as_deref(),
+            Some("no file matching *.c in tina; 3 submissions under this id: tina graded; left out: tina.c, tina.zip")
+        );
     }
 
     #[test]

@@ -337,7 +337,8 @@ fn entries_of(pieces: Vec<Piece>, patterns: &[glob::Pattern]) -> Vec<Entry> {
                 wanted.join(", ")
             ));
         }
-        let left_out: Vec<String> = others.iter().map(Piece::origin).collect();
+        let mut left_out: Vec<String> = others.iter().map(Piece::origin).collect();
+        left_out.sort();
         if !left_out.is_empty() {
             let list: Vec<String> = left_out.iter().map(|o| format!("`{o}`")).collect();
             notes.push(format!(

@@ -50,6 +50,8 @@ fn the_class_page_renders_in_headless_chromium() {
         partition: None,
         manual: ManualGrades::default(),
         force: false,
+        only: Vec::new(),
+        stop: batch::StopFlag::new(),
         caps: grader::roster::ArchiveCaps::default(),
         grade: GradeOptions::new(common::cache()),
     };

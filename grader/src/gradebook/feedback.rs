@@ -241,6 +241,52 @@ mod tests {
     }
 
     #[test]
+    fn feedback_lists_the_files_graded_and_what_the_download_said() {
+        let mut record = student("a1", "Ada", StudentStatus::Graded, 2.0, None);
+        record.download.notes = vec!["`backgammon-1.h` was taken as `backgammon.h`".to_owned()];
+        let mut report = hostile_report();
+        report.submission_files = vec!["main.c".to_owned(), "main_old.c".to_owned()];
+        let feedback = render_feedback(&report, &record, &columns());
+        assert!(
+            feedback.contains(
+                "## Your submission\n\n- files graded: main.c, main\\_old.c\n- \\`backgammon-1.h\\` was taken as \\`backgammon.h\\`\n"
+            ),
+            "{feedback}"
+        );
+        // Not graded: the notes still say why files were left out.
+        let mut record = student("a1", "Ada", StudentStatus::NoFiles, 0.0, None);
+        record.download.notes = vec!["the online text was left out".to_owned()];
+        let feedback = render_ungraded_feedback("Demo", &record, &columns());
+        assert!(feedback.contains("## Your submission\n\n- the online text was left out\n"), "{feedback}");
+    }
+
+    #[test]
+    fn feedback_gives_a_failed_builds_hint_before_its_messages() {
+        let record = student("a1", "Ada", StudentStatus::BuildError, 0.0, None);
+        let mut report = hostile_report();
+        report.builds[1].log = "/usr/bin/ld: main.o: in function `main':\nmain.c:(.text+0x1): undefined reference to `movePiece'\n\
+             main.c:(.text+0x9): undefined reference to `movePiece'\nmain.c:(.text+0xf): undefined reference to `initBoard'\n"
+            .to_owned();
+        let feedback = render_feedback(&report, &record, &columns());
+        let hint = "**Hint:** 2 names the assignment's code uses are not defined by the submission \
+                    (movePiece, initBoard): is it a submission of \\`demo\\`?";
+        assert!(feedback.contains(&format!("## Build `driver` failed\n\n{hint}")), "{feedback}");
+    }
+
+    #[test]
+    fn feedback_shows_a_late_penalty_apart_from_the_points() {
+        let mut record = student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0));
+        record.download.late = Some(true);
+        record.late_penalty = Some(10.0);
+        let feedback = render_feedback(&hostile_report(), &record, &columns());
+        assert!(feedback.contains("**a1 (Ada)**: 9.00 / 10.00 points\n"), "{feedback}");
+        assert!(
+            feedback.contains("Handed in late: 10% of the 10.00 points earned taken off (1.00 points).\n"),
+            "{feedback}"
+        );
+    }
+
+    #[test]
     fn feedback_names_the_bonus_in_the_total_its_row_and_its_failures() {
         let record = with_cube(student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0)), 2.5);
         let columns = [columns(), vec![cube_column()]].concat();

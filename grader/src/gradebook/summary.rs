@@ -479,6 +479,22 @@ mod tests {
     }
 
     #[test]
+    fn summary_counts_the_late_and_lists_the_ids_with_several_submissions() {
+        let mut book = book();
+        assert!(!render_summary(&book).contains("late") && !render_summary(&book).contains("Several"));
+        book.students[0].download.late = Some(true);
+        book.students[0].late_penalty = Some(10.0);
+        book.students[1].download.late = Some(false);
+        book.students[1].late_penalty = Some(10.0);
+        book.students[2].origin = "c3/".to_owned();
+        book.students[2].download.left_out = vec!["c3.c".to_owned(), "<b>c3</b>.zip".to_owned()];
+        let md = render_summary(&book);
+        assert!(md.contains("\n1 marked late by the download, 10% of their points taken off"), "{md}");
+        assert!(md.contains("## Several submissions under one id"), "{md}");
+        assert!(md.contains("| c3 | c3/ | c3.c, &lt;b&gt;c3&lt;/b&gt;.zip |"), "{md}");
+    }
+
+    #[test]
     fn empty_class_renders() {
         let md = render_summary(&empty());
         assert!(md.contains("0 students."));
