@@ -405,17 +405,25 @@ pub fn run_batch(
     let done: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
     let first_error: Mutex<Option<BatchError>> = Mutex::new(None);
     run::set_slot_count(options.jobs);
+    // Says once that a signal was heard: at once, even while every worker is busy with a long grading.
+    let announced = std::sync::atomic::AtomicBool::new(false);
+    let announce = |signal: i32| {
+        if !announced.swap(true, Ordering::SeqCst) {
+            let under_way = match running.load(Ordering::SeqCst) {
+                0 => String::new(),
+                n => format!(
+                    "; the {n} under way finish and are graded again by the next run (send it again to stop \
+                     at once)"
+                ),
+            };
+            progress.say(&format!("{}: starting no new student{under_way}", signal_name(signal)));
+        }
+    };
     std::thread::scope(|scope| {
-        // Says at once that a signal was heard, even while every worker is busy with a long grading.
         scope.spawn(|| {
             while workers.load(Ordering::SeqCst) > 0 {
                 if let Some(signal) = options.stop.signal() {
-                    progress.say(&format!(
-                        "{}: starting no new student; {} under way finish and are graded again by the \
-                         next run (send it again to stop at once)",
-                        signal_name(signal),
-                        running.load(Ordering::SeqCst)
-                    ));
+                    announce(signal);
                     break;
                 }
                 std::thread::sleep(std::time::Duration::from_millis(50));
@@ -424,7 +432,8 @@ pub fn run_batch(
         for _ in 0..=options.jobs.max(1) {
             scope.spawn(|| {
                 loop {
-                    if options.stop.signal().is_some() {
+                    if let Some(signal) = options.stop.signal() {
+                        announce(signal);
                         break;
                     }
                     let Some(entry) = queue.lock().expect("no panic holds the queue").next() else { break };
