@@ -10,10 +10,12 @@
 //! marked as partial.
 
 mod interrupt;
+mod out_folder;
+mod partial;
+mod progress;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -33,6 +35,9 @@ use crate::roster::{self, ArchiveCaps, Entry};
 use crate::run;
 
 pub use interrupt::{exit_code_of, signal_name, StopFlag};
+use out_folder::refuse_out_inside;
+use partial::mark_partial;
+use progress::Progress;
 
 /// A stable share of a class: `hash:K/N` (by a hash of the id: stable as students come and go) or
 /// `slice:K/N` (the K-th of N runs of the sorted ids). K counts from 1.
@@ -272,62 +277,6 @@ fn read_record(path: &Path) -> Option<Record> {
     serde_json::from_slice(&std::fs::read(path).ok()?).ok()
 }
 
-/// Where progress goes: a bar on a terminal, plain lines otherwise.
-enum Progress {
-    Bar(indicatif::ProgressBar),
-    Lines { total: usize, done: AtomicUsize },
-}
-
-impl Progress {
-    fn new(total: usize) -> Progress {
-        if std::io::stderr().is_terminal() {
-            let bar = indicatif::ProgressBar::new(total as u64);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} students, {msg} ({eta} left)")
-                    .expect("a valid template"),
-            );
-            Progress::Bar(bar)
-        } else {
-            Progress::Lines { total, done: AtomicUsize::new(0) }
-        }
-    }
-
-    fn finished(&self, record: &Record, reused: bool, running: usize, failures: usize, seconds: f64) {
-        match self {
-            Progress::Bar(bar) => {
-                bar.set_message(format!("{running} running, {failures} not graded"));
-                bar.inc(1);
-            }
-            Progress::Lines { total, done } => {
-                let done = done.fetch_add(1, Ordering::SeqCst) + 1;
-                let how = if reused { "up to date".to_owned() } else { format!("{seconds:.1} s") };
-                // The id comes from a file name of the class: shown, never run by the terminal.
-                eprintln!(
-                    "[{done}/{total}] {}: {:.2} / {:.2} {} ({how})",
-                    crate::report::escape::inert(&record.id, &[]),
-                    record.total(),
-                    record.max(),
-                    record.status.word()
-                );
-            }
-        }
-    }
-
-    /// A line of its own on stderr, above the bar if there is one.
-    fn say(&self, line: &str) {
-        match self {
-            Progress::Bar(bar) => bar.println(line),
-            Progress::Lines { .. } => eprintln!("{line}"),
-        }
-    }
-
-    fn finish(&self) {
-        if let Progress::Bar(bar) = self {
-            bar.finish_and_clear();
-        }
-    }
-}
-
 /// Grades every student of `root` (or the share `options.partition` names, or the students
 /// `options.only` names) into `options.out`, then writes the class's files from the records there.
 pub fn run_batch(
@@ -338,8 +287,7 @@ pub fn run_batch(
     refuse_out_inside(root, &options.out)?;
     let entries = roster::discover(root, &assignment.submission_files, options.caps)?;
     let roster_ids: Vec<String> = entries.iter().map(|e| e.id.clone()).collect();
-    let unknown: Vec<String> =
-        options.only.iter().filter(|id| !roster_ids.contains(id)).cloned().collect();
+    let unknown: Vec<String> = options.only.iter().filter(|id| !roster_ids.contains(id)).cloned().collect();
     if !unknown.is_empty() {
         let mut known = roster_ids.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
         if roster_ids.len() > 8 {
@@ -511,7 +459,8 @@ pub fn run_batch(
         if ids.contains(&entry.id) {
             continue;
         }
-        let record = read_record(&options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id)).join(RECORD_FILE));
+        let record =
+            read_record(&options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id)).join(RECORD_FILE));
         let kept = record.is_some_and(|r| {
             r.id == entry.id && (!options.only.is_empty() || r.key == student_key(&key, entry))
         });
@@ -558,69 +507,6 @@ pub fn run_batch(
     })
 }
 
-/// Refuses an output folder inside a class folder: its `students/` would be a student of the next
-/// run. Both are compared as absolute paths with links and `..` resolved as the system will when
-/// the output folder is made (it need not exist yet).
-fn refuse_out_inside(root: &Path, out: &Path) -> Result<(), BatchError> {
-    if !root.is_dir() {
-        return Ok(());
-    }
-    let Ok(class) = root.canonicalize() else { return Ok(()) };
-    if resolved(out).starts_with(&class) {
-        return Err(BatchError::OutInsideClass { out: out.to_owned(), root: root.to_owned() });
-    }
-    Ok(())
-}
-
-/// `path` made absolute, each `..` taken after resolving the links before it, and its longest
-/// existing part with its links resolved.
-fn resolved(path: &Path) -> PathBuf {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_owned());
-    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_owned());
-    let mut walked = PathBuf::new();
-    for component in absolute.components() {
-        match component {
-            std::path::Component::ParentDir => {
-                walked = real(&walked);
-                walked.pop();
-            }
-            std::path::Component::CurDir => {}
-            other => walked.push(other),
-        }
-    }
-    let mut existing = walked.as_path();
-    let mut rest = Vec::new();
-    while !existing.exists() {
-        let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else { break };
-        rest.push(name.to_owned());
-        existing = parent;
-    }
-    let mut full = real(existing);
-    full.extend(rest.iter().rev());
-    full
-}
-
-/// Says in `summary.md` and `class.html`, under their title, that the class files hold only part of
-/// the class.
-fn mark_partial(out: &Path, banner: &str) -> Result<(), BatchError> {
-    let summary_path = out.join("summary.md");
-    let summary = std::fs::read_to_string(&summary_path)
-        .map_err(|source| BatchError::Write { path: summary_path.clone(), source })?;
-    let (title, rest) = summary.split_once('\n').unwrap_or((&summary, ""));
-    write_atomic(&summary_path, format!("{title}\n\n**{banner}**\n{rest}").as_bytes())?;
-    let page_path = out.join("class.html");
-    let page = std::fs::read_to_string(&page_path)
-        .map_err(|source| BatchError::Write { path: page_path.clone(), source })?;
-    // The banner is our own text (numbers and a signal's name): nothing to escape.
-    let marked = match page.split_once("</h1>\n") {
-        Some((head, rest)) => {
-            format!("{head}</h1>\n<p class=\"partial\" style=\"font-weight:bold;color:#a11\">{banner}</p>\n{rest}")
-        }
-        None => page,
-    };
-    write_atomic(&page_path, marked.as_bytes())
-}
-
 /// Puts in a record what the download says of the student beyond the files (their name, where the
 /// submission is, the late mark and what was renamed or left out) and the assignment's late
 /// penalty; says whether anything changed.
@@ -644,12 +530,16 @@ fn grade_student(
     let dir = options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id));
     let key = student_key(assignment_key, entry);
     if !options.force && options.only.is_empty() {
-        if let Some(mut record) = read_record(&dir.join(RECORD_FILE)).filter(|r| r.key == key && r.id == entry.id)
+        if let Some(mut record) =
+            read_record(&dir.join(RECORD_FILE)).filter(|r| r.key == key && r.id == entry.id)
         {
             // The same files, but a download that says other things of them (a late mark, a
             // submission left out): the record and the report say what it says now.
             if describe(&mut record, entry, assignment) {
-                write_atomic(&dir.join(RECORD_FILE), &serde_json::to_vec_pretty(&record).expect("serialisable"))?;
+                write_atomic(
+                    &dir.join(RECORD_FILE),
+                    &serde_json::to_vec_pretty(&record).expect("serialisable"),
+                )?;
                 let report = std::fs::read(dir.join(REPORT_FILE))
                     .ok()
                     .and_then(|b| serde_json::from_slice::<Report>(&b).ok());
@@ -684,7 +574,8 @@ fn grade_student(
             match grade::grade_submission(assignment, &submission, &options.grade) {
                 Ok(mut graded) => {
                     graded.submission_notes = entry.facts.notes.clone();
-                    let record = Record::from_report(assignment, &graded, &entry.id, name, &entry.origin, &key);
+                    let record =
+                        Record::from_report(assignment, &graded, &entry.id, name, &entry.origin, &key);
                     report = Some(graded);
                     record
                 }

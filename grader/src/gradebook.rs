@@ -764,7 +764,11 @@ mod tests {
         let late = marked("a1", Some(true), Some(15.0));
         assert_eq!((late.total_before_penalty(), late.penalty(), late.total()), (10.0, 1.5, 8.5));
         // On time, unmarked, or no rule: nothing taken off.
-        for record in [marked("b2", Some(false), Some(15.0)), marked("c3", None, Some(15.0)), marked("d4", Some(true), None)] {
+        for record in [
+            marked("b2", Some(false), Some(15.0)),
+            marked("c3", None, Some(15.0)),
+            marked("d4", Some(true), None),
+        ] {
             assert_eq!((record.penalty(), record.total()), (0.0, 10.0), "{}", record.id);
         }
         // A negative total is not made larger by its penalty.
@@ -789,7 +793,9 @@ mod tests {
         ]);
         let csv = ruled.to_csv();
         assert!(
-            csv.starts_with("id,name,total,max,play,style,pending,status,late,late penalty,total before penalty,note\n"),
+            csv.starts_with(
+                "id,name,total,max,play,style,pending,status,late,late penalty,total before penalty,note\n"
+            ),
             "{csv}"
         );
         assert_eq!(

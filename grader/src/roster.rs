@@ -194,7 +194,10 @@ fn pieces_of(root: &Path, patterns: &[glob::Pattern], caps: ArchiveCaps) -> Resu
             let read: Result<Vec<Version>, String> = if is_archive(&path) {
                 // Files inside an archive keep their names: only an upload is renamed.
                 read_archive(&path, caps).map(|tree| {
-                    pick(&tree, patterns).into_iter().map(|f| Version { given: f.name.clone(), n: 0, file: f }).collect()
+                    pick(&tree, patterns)
+                        .into_iter()
+                        .map(|f| Version { given: f.name.clone(), n: 0, file: f })
+                        .collect()
                 })
             } else {
                 let (original, n) = match file.platform {
@@ -203,7 +206,11 @@ fn pieces_of(root: &Path, patterns: &[glob::Pattern], caps: ArchiveCaps) -> Resu
                 };
                 if patterns.iter().any(|p| p.matches(&original)) {
                     read_file(&path, &name, caps, &mut 0).map(|content| {
-                        vec![Version { given: file.file.clone(), n, file: SourceFile { name: original, content } }]
+                        vec![Version {
+                            given: file.file.clone(),
+                            n,
+                            file: SourceFile { name: original, content },
+                        }]
                     })
                 } else {
                     Ok(Vec::new())
@@ -292,8 +299,11 @@ fn latest_versions(versions: Vec<Version>) -> (Vec<SourceFile>, Vec<String>) {
         versions.sort_by(|a, b| a.n.cmp(&b.n).then(a.given.cmp(&b.given)));
         let latest = versions.pop().expect("one version at least");
         let others: Vec<String> = versions.iter().map(|v| format!("`{}`", v.given)).collect();
-        let others =
-            if others.is_empty() { String::new() } else { format!(" (the latest; left out: {})", others.join(", ")) };
+        let others = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" (the latest; left out: {})", others.join(", "))
+        };
         if latest.n > 0 {
             notes.push(format!(
                 "`{}` was taken as `{original}`: Canvas renames a file handed in again under a name it \

@@ -172,7 +172,8 @@ fn every_layout_gives_its_students_and_each_scores_as_graded_alone() {
     let mut rows = csv.lines();
     let header = rows.next().unwrap();
     assert!(
-        header.starts_with("id,name,total,max,compile,style,") && header.ends_with(",pending,status,late,note"),
+        header.starts_with("id,name,total,max,compile,style,")
+            && header.ends_with(",pending,status,late,note"),
         "{header}"
     );
     let rows: Vec<Vec<&str>> = rows.map(|r| r.split(',').collect()).collect();

@@ -39,7 +39,12 @@ fn class(root: &Path, n: usize) {
 
 /// Runs `grader batch` and sends it `signal` once its first student is graded; its exit status and
 /// everything it said.
-fn batch_stopped_by(signal: i32, class: &Path, out: &Path, cache: &Path) -> (std::process::ExitStatus, String) {
+fn batch_stopped_by(
+    signal: i32,
+    class: &Path,
+    out: &Path,
+    cache: &Path,
+) -> (std::process::ExitStatus, String) {
     let mut child = grader(
         &["batch", class.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap(), "--jobs", "1"],
         cache,
@@ -117,7 +122,7 @@ fn sigint_stops_a_batch_with_a_partial_gradebook_and_the_same_command_resumes() 
     );
     let said = text(&resumed.stderr);
     assert_eq!(resumed.status.code(), Some(0), "{said}");
-    assert!(said.contains("up to date") && !said.contains(&format!(" 0 up to date")), "{said}");
+    assert!(said.contains("up to date") && !said.contains(" 0 up to date"), "{said}");
     assert_eq!(gradebook_ids(&out).len(), students);
     assert!(!std::fs::read_to_string(out.join("summary.md")).unwrap().contains("Partial"));
 }
@@ -128,7 +133,8 @@ fn an_out_folder_inside_the_class_is_a_usage_error_naming_both() {
     let root = dir.path().join("class");
     class(&root, 1);
     let out = root.join("graded");
-    let refused = run(&["batch", root.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap()], dir.path());
+    let refused =
+        run(&["batch", root.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap()], dir.path());
     let said = text(&refused.stderr);
     assert_eq!(refused.status.code(), Some(2), "{said}");
     assert!(
@@ -168,7 +174,9 @@ fn colliding_ids_are_warned_on_stderr_and_only_names_a_student() {
     let unknown = run(&["batch", root_arg, "-a", "trouble", "-o", out_arg, "--only", "nobody"], dir.path());
     assert_eq!(unknown.status.code(), Some(2));
     assert!(text(&unknown.stderr).contains("no student `nobody`"), "{}", text(&unknown.stderr));
-    let both =
-        run(&["batch", root_arg, "-a", "trouble", "-o", out_arg, "--only", "a", "--partition", "hash:1/2"], dir.path());
+    let both = run(
+        &["batch", root_arg, "-a", "trouble", "-o", out_arg, "--only", "a", "--partition", "hash:1/2"],
+        dir.path(),
+    );
     assert_eq!(both.status.code(), Some(2));
 }

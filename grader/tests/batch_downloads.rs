@@ -151,8 +151,14 @@ fn a_canvas_resubmitted_header_builds_and_a_late_mark_costs_the_penalty() {
     assert_eq!(row("9")["total"].parse::<f64>().unwrap(), ((full - penalty) * 100.0).round() / 100.0);
 
     let report: serde_json::Value = serde_json::from_str(&read(&out.join("students/7/report.json"))).unwrap();
-    assert_eq!(report["submission_files"], serde_json::json!(["backgammon.c", "backgammon.h", "board.c", "moves.c"]));
-    assert!(report["submission_notes"][0].as_str().unwrap().contains("`backgammon-1.h` was taken as `backgammon.h`"));
+    assert_eq!(
+        report["submission_files"],
+        serde_json::json!(["backgammon.c", "backgammon.h", "board.c", "moves.c"])
+    );
+    assert!(report["submission_notes"][0]
+        .as_str()
+        .unwrap()
+        .contains("`backgammon-1.h` was taken as `backgammon.h`"));
     let feedback = read(&out.join("students/9/feedback.md"));
     assert!(feedback.contains("Handed in late: 10% of the "), "{feedback}");
     let summary = read(&out.join("summary.md"));
@@ -257,20 +263,33 @@ fn a_wrong_assignments_hint_and_the_files_taken_are_in_every_report_of_a_batch()
     let report: grader::report::Report =
         serde_json::from_str(&read(&out.join("students/wrong/report.json"))).unwrap();
     let hint = report.builds.iter().find_map(|b| b.hint.clone()).expect("a build with a hint");
-    assert!(hint.contains("not defined by the submission") && hint.contains("is it a submission of `trouble`?"), "{hint}");
+    assert!(
+        hint.contains("not defined by the submission") && hint.contains("is it a submission of `trouble`?"),
+        "{hint}"
+    );
     let feedback = read(&out.join("students/wrong/feedback.md"));
-    assert!(feedback.contains("**Hint:** ") && feedback.contains("is it a submission of \\`trouble\\`?"), "{feedback}");
+    assert!(
+        feedback.contains("**Hint:** ") && feedback.contains("is it a submission of \\`trouble\\`?"),
+        "{feedback}"
+    );
     assert!(feedback.contains("- files graded: checkers.c\n"), "{feedback}");
 
     let report: grader::report::Report =
         serde_json::from_str(&read(&out.join("students/stray/report.json"))).unwrap();
     assert_eq!(report.submission_files, ["main.c", "main_old.c"]);
-    assert_eq!(report.builds.iter().find(|b| b.status == grader::report::BuildStatus::Error).map(|_| ()), Some(()));
+    assert_eq!(
+        report.builds.iter().find(|b| b.status == grader::report::BuildStatus::Error).map(|_| ()),
+        Some(())
+    );
     let text = grader::report::render_text(&report, grader::report::TextOptions::default());
-    assert!(anstream::adapter::strip_str(&text).to_string().contains("\nfiles: main.c, main_old.c\n"), "{text}");
+    assert!(
+        anstream::adapter::strip_str(&text).to_string().contains("\nfiles: main.c, main_old.c\n"),
+        "{text}"
+    );
     let feedback = read(&out.join("students/stray/feedback.md"));
     assert!(feedback.contains("- files graded: main.c, main\\_old.c\n"), "{feedback}");
-    let record: serde_json::Value = serde_json::from_str(&read(&out.join("students/stray/record.json"))).unwrap();
+    let record: serde_json::Value =
+        serde_json::from_str(&read(&out.join("students/stray/record.json"))).unwrap();
     assert_eq!(record["status"], "build-error");
 }
 
@@ -336,4 +355,27 @@ fn only_regrades_the_students_named_and_keeps_the_others_as_they_were() {
     batch::run_batch(assignment, &root, &only).unwrap();
     assert_eq!(gradebook(&fresh).len(), 1);
     assert!(read(&fresh.join("summary.md")).contains("Partial: 1 of 2 students have a grading here"));
+}
+
+#[test]
+fn a_download_that_says_more_of_the_same_files_is_read_again_without_grading_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("class");
+    write(&root.join("smith_7_80_main.c"), &fixture("trouble", "correct", "main.c"));
+    let out = dir.path().join("out");
+    let assignment = common::assignment("trouble");
+    batch::run_batch(assignment, &root, &options(&out, "checkWin/*")).unwrap();
+    assert_eq!(gradebook(&out)[0]["late"], "no");
+
+    // The same file, now marked late and beside another submission under the same id.
+    std::fs::rename(root.join("smith_7_80_main.c"), root.join("smith_LATE_7_80_main.c")).unwrap();
+    write(&root.join("7.c"), b"int main;");
+    let outcome = batch::run_batch(assignment, &root, &options(&out, "checkWin/*")).unwrap();
+    assert_eq!((outcome.graded, outcome.reused), (0, 1));
+    let row = &gradebook(&out)[0];
+    assert_eq!((row["late"].as_str(), row["status"].as_str()), ("yes", "graded"));
+    assert!(row["note"].contains("left out: 7.c"), "{row:?}");
+    let report: grader::report::Report =
+        serde_json::from_str(&read(&out.join("students/7/report.json"))).unwrap();
+    assert!(report.submission_notes.iter().any(|n| n.contains("`7.c`")), "{:?}", report.submission_notes);
 }

@@ -152,7 +152,8 @@ fn a_late_penalty_loads_and_its_mistakes_name_their_line() {
     assert_eq!(load_with(&with_late, &[]).unwrap().late_penalty, Some(10.0));
 
     // The `[late]` table starts at line 26 of these files, its key at line 27.
-    for (value, says) in [("0", "above 0"), ("150", "at most 100"), ("-5", "above 0"), ("nan", "percentage")] {
+    for (value, says) in [("0", "above 0"), ("150", "at most 100"), ("-5", "above 0"), ("nan", "percentage")]
+    {
         let bad = format!("{ASSIGNMENT}\n[late]\npenalty = {value}\n");
         let (file, line, message) = invalid(load_with(&bad, &[]).unwrap_err());
         assert_eq!((file.as_str(), line), ("assignment.toml", Some(27)), "{value}");
