@@ -191,31 +191,7 @@ fn pieces_of(root: &Path, patterns: &[glob::Pattern], caps: ArchiveCaps) -> Resu
                 (Some(a), Some(b)) => Some(a || b),
                 (a, b) => a.or(b),
             };
-            let read: Result<Vec<Version>, String> = if is_archive(&path) {
-                // Files inside an archive keep their names: only an upload is renamed.
-                read_archive(&path, caps).map(|tree| {
-                    pick(&tree, patterns)
-                        .into_iter()
-                        .map(|f| Version { given: f.name.clone(), n: 0, file: f })
-                        .collect()
-                })
-            } else {
-                let (original, n) = match file.platform {
-                    Platform::Canvas => canvas_original(&file.file),
-                    Platform::Moodle => (file.file.clone(), 0),
-                };
-                if patterns.iter().any(|p| p.matches(&original)) {
-                    read_file(&path, &name, caps, &mut 0).map(|content| {
-                        vec![Version {
-                            given: file.file.clone(),
-                            n,
-                            file: SourceFile { name: original, content },
-                        }]
-                    })
-                } else {
-                    Ok(Vec::new())
-                }
-            };
+            let read = read_platform_file(&path, &name, &file, patterns, caps);
             match (&mut slot.files, read) {
                 (Ok(all), Ok(files)) => all.extend(files),
                 (Ok(_), Err(e)) => slot.files = Err(format!("{name}: {e}")),
@@ -251,6 +227,35 @@ fn pieces_of(root: &Path, patterns: &[glob::Pattern], caps: ArchiveCaps) -> Resu
         });
     }
     Ok(pieces)
+}
+
+/// The file a platform's name gives (`file`), at `path`: under the name it was handed in as; an
+/// archive's files under their own names (only an upload is renamed).
+fn read_platform_file(
+    path: &Path,
+    name: &str,
+    file: &layout::PlatformFile,
+    patterns: &[glob::Pattern],
+    caps: ArchiveCaps,
+) -> Result<Vec<Version>, String> {
+    if is_archive(path) {
+        return read_archive(path, caps).map(|tree| {
+            pick(&tree, patterns)
+                .into_iter()
+                .map(|f| Version { given: f.name.clone(), n: 0, file: f })
+                .collect()
+        });
+    }
+    let (original, n) = match file.platform {
+        Platform::Canvas => canvas_original(&file.file),
+        Platform::Moodle => (file.file.clone(), 0),
+    };
+    if !patterns.iter().any(|p| p.matches(&original)) {
+        return Ok(Vec::new());
+    }
+    read_file(path, name, caps, &mut 0).map(|content| {
+        vec![Version { given: file.file.clone(), n, file: SourceFile { name: original, content } }]
+    })
 }
 
 /// A platform's loose files of one student, as gathered.
