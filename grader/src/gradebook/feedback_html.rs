@@ -7,7 +7,7 @@
 //! description (it would load from the network), and a link goes only to the web, mail or a relative
 //! path (a `javascript:` link becomes its text).
 
-use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Alignment, CowStr, Event, Options, Parser, Tag, TagEnd};
 
 use super::html::page_head;
 
@@ -19,6 +19,7 @@ h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:1.75rem}h3{font-size:1.05rem}
 table{border-collapse:collapse;margin:.5rem 0;display:block;overflow-x:auto;max-width:100%}
 th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:top}
 th{background:#f3f3f3}
+td:nth-child(2),th:nth-child(2){text-align:right;white-space:nowrap}
 pre{background:#f6f6f6;border:1px solid #ddd;padding:.5rem;overflow-x:auto;max-width:100%}
 code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.9em}
 li{margin:.2rem 0}
@@ -37,12 +38,17 @@ pub fn render_feedback_html(markdown: &str) -> String {
 }
 
 /// The events with nothing left that could run, load or point anywhere else: raw HTML as text,
-/// images as their description, links to other schemes as their text.
+/// images as their description, links to other schemes as their text. A table's column alignment
+/// goes too: pulldown-cmark writes it as a `style` attribute, which the page's policy would refuse
+/// (the style sheet aligns the feedback's one table, its points on the right).
 fn inert<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<Item = Event<'a>> {
     // Links do not nest in CommonMark: one flag tells whether the next link end is a dropped one's.
     let mut dropped_link = false;
     events.filter_map(move |event| match event {
         Event::Html(html) | Event::InlineHtml(html) => Some(Event::Text(html)),
+        Event::Start(Tag::Table(alignments)) => {
+            Some(Event::Start(Tag::Table(alignments.iter().map(|_| Alignment::None).collect())))
+        }
         Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
         Event::Start(Tag::Link { ref dest_url, .. }) if !safe_link(dest_url) => {
             dropped_link = true;
@@ -141,6 +147,7 @@ mod tests {
         }
         assert!(body.contains("&lt;img src=x onerror=alert(1)&gt; (**Ada** | `x`)"), "{body}");
         assert!(body.contains("<table>") && body.contains("<td>Plays by the rules</td>"), "{body}");
+        assert!(!body.contains("style="), "the policy refuses style attributes: {body}");
         assert!(body.contains("<pre><code class=\"language-text\">main.c:9:1: error"), "{body}");
         assert!(!page.contains('\u{1b}'), "a raw escape character");
     }

@@ -2,8 +2,8 @@
 // script the page shows the same rows, in id order, with nothing to sort or filter them by.
 // The view lives in the fragment (#sort=-total&status=pending&lost=kings&min=0&max=50&q=ada), so
 // that it can be bookmarked, and the status counts at the top are links to theirs. `layout-check`
-// in the fragment writes the page's measurements, once the view is applied, into
-// <pre id="layout-check"> (what the browser tests read).
+// in the fragment writes the page's measurements, once the view is applied, as JSON into a
+// preformatted block of that id at the end of the page (what the browser tests read).
 'use strict';
 (() => {
   const FILTERS = ['q', 'status', 'lost', 'min', 'max'];
@@ -141,6 +141,7 @@
       totalLines: totals.reduce((most, span) => Math.max(most, span.getClientRects().length), 0),
       totalHeight: totals.reduce((most, span) => Math.max(most, span.getBoundingClientRect().height), 0),
       rows: Array.from(students.tBodies[0].rows).filter((row) => !row.hidden).map((row) => row.dataset.id),
+      percents: Array.from(students.tBodies[0].rows).filter((row) => !row.hidden).map((row) => row.dataset.percent),
       shown: shown.textContent,
       sort: sorted,
     };

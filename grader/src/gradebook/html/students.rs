@@ -45,7 +45,7 @@ pub(super) fn students(out: &mut String, book: &Gradebook, feedback_href: &dyn F
     for column in &book.columns {
         let _ = write!(
             out,
-            "<th class=\"num\" data-key=\"category:{}\" data-type=\"number\" title=\"{}\">{}<span class=\"max\">/ {}</span></th>",
+            "<th class=\"num category\" data-key=\"category:{}\" data-type=\"number\" title=\"{}\">{}<span class=\"max\">/ {}</span></th>",
             escape(&column.id),
             escape(&column_hint(column)),
             breakable(&column.header()),

@@ -266,7 +266,7 @@ fn the_filters_offer_every_status_and_category_and_wait_for_the_script() {
     }
     assert!(
         head.contains(
-            "<th class=\"num\" data-key=\"category:style\" data-type=\"number\" \
+            "<th class=\"num category\" data-key=\"category:style\" data-type=\"number\" \
              title=\"Code style (2.00 points, by hand)\">style<span class=\"max\">/ 2</span></th>"
         ),
         "{head}"
