@@ -233,8 +233,12 @@ fn the_class_page_links_every_student_to_their_feedback() {
     let (_, out, students) = graded_class();
     let html = read(&out.join("class.html"));
     for (id, ..) in students {
-        assert!(html.contains(&format!("href=\"students/{id}/feedback.md\"")), "{id}");
-        assert!(out.join("students").join(id).join("feedback.md").is_file(), "{id}");
+        assert!(html.contains(&format!("href=\"students/{id}/feedback.html\"")), "{id}");
+        // The page beside the Markdown, rendered from it.
+        let markdown = read(&out.join("students").join(id).join("feedback.md"));
+        let page = read(&out.join("students").join(id).join("feedback.html"));
+        let heading = markdown.lines().next().unwrap().trim_start_matches("# ");
+        assert!(page.contains(&format!("<h1>{heading}</h1>")), "{id}: {page}");
     }
     let summary = read(&out.join("summary.md"));
     assert!(summary.contains("10"), "{summary}");
