@@ -147,10 +147,15 @@ fn the_class_page_renders_in_headless_chromium() {
     assert_eq!(cases.matches("<tr").count(), 1 + 52, "a row per case:\n{cases}");
     // The script showed the filters and made the headers buttons.
     assert!(dom.contains("<form class=\"filters\" id=\"student-filters\" role=\"search\" aria-label=\"Filter the students\">"), "{dom}");
-    assert!(dom.contains("<button type=\"button\" class=\"sort\">Total</button>"), "{dom}");
+    assert!(dom.contains("<button type=\"button\" class=\"sort\">Student</button>"), "{dom}");
     // Marked in words, not colour alone.
     assert!(dom.contains("<span class=\"badge badge-build-error\">build error</span>"), "{dom}");
-    assert!(dom.contains("<span class=\"badge badge-pending\">pending: style, survey</span>"), "{dom}");
+    assert!(
+        dom.contains(
+            "<span class=\"badge badge-pending\" title=\"hand grades pending: style, survey\">pending</span>"
+        ),
+        "{dom}"
+    );
     assert!(dom.contains("href=\"students/c_d/feedback.html\""), "{dom}");
 }
 

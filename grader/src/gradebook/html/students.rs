@@ -36,11 +36,20 @@ pub(super) fn students(out: &mut String, book: &Gradebook, feedback_href: &dyn F
         if n == 1 { "student" } else { "students" }
     );
     out.push_str("<p id=\"students-none\" hidden>No student matches these filters.</p>\n");
+    // The max every student shares goes in the header, as the categories' do; a class whose maxes
+    // differ (records of an older rubric merged in) shows each beside its total.
+    let first = book.students[0].max();
+    let shared_max = book.students.iter().all(|s| s.max() == first).then_some(first);
     out.push_str(
         "<div class=\"table-wrap\">\n<table class=\"students sortable\" id=\"students-table\">\n<thead>\n<tr>\
          <th data-key=\"id\" data-type=\"text\">Student</th><th data-key=\"name\" data-type=\"text\">Name</th>\
-         <th class=\"num\" data-key=\"total\" data-type=\"number\" title=\"Points; pending hand grades count as 0\">Total</th>\
-         <th class=\"num\" data-key=\"percent\" data-type=\"number\" title=\"Percent of the points graded so far\">%</th>",
+         <th class=\"num\" data-key=\"total\" data-type=\"number\" title=\"Points; pending hand grades count as 0\">Total",
+    );
+    if let Some(max) = shared_max {
+        let _ = write!(out, "<span class=\"max\">/ {}</span>", points(max));
+    }
+    out.push_str(
+        "</th><th class=\"num\" data-key=\"percent\" data-type=\"number\" title=\"Percent of the points graded so far\">%</th>",
     );
     for column in &book.columns {
         let _ = write!(
@@ -54,7 +63,7 @@ pub(super) fn students(out: &mut String, book: &Gradebook, feedback_href: &dyn F
     }
     out.push_str("<th data-key=\"status\" data-type=\"number\">Status</th></tr>\n</thead>\n<tbody>\n");
     for student in &book.students {
-        student_row(out, book, student, feedback_href);
+        student_row(out, book, student, shared_max, feedback_href);
     }
     out.push_str("</tbody>\n</table>\n</div>\n</section>\n");
 }
@@ -84,7 +93,13 @@ fn filters(out: &mut String, book: &Gradebook) {
 
 /// A student's row: `data-flags` for the status filter, `data-percent` for the range; each cell's
 /// `data-sort` is its value for sorting (empty: nothing to sort by, last either way).
-fn student_row(out: &mut String, book: &Gradebook, student: &Record, feedback_href: &dyn Fn(&str) -> String) {
+fn student_row(
+    out: &mut String,
+    book: &Gradebook,
+    student: &Record,
+    shared_max: Option<f64>,
+    feedback_href: &dyn Fn(&str) -> String,
+) {
     let flags = flags(student);
     let percent = graded_percent(student);
     let _ = write!(
@@ -102,14 +117,13 @@ fn student_row(out: &mut String, book: &Gradebook, student: &Record, feedback_hr
         escape(&student.id),
         escape(student.name.as_deref().unwrap_or(""))
     );
-    // A no-break space keeps the total on one line even without the style.
-    let _ = write!(
-        out,
-        "<td class=\"num total\" data-sort=\"{:.2}\"><span>{:.2}&nbsp;/&nbsp;{:.2}</span></td>",
-        student.total(),
-        student.total(),
-        student.max()
-    );
+    let total = student.total();
+    let _ = write!(out, "<td class=\"num total\" data-sort=\"{total:.2}\"><span>{total:.2}");
+    if shared_max.is_none() {
+        // A no-break space keeps the total on one line even without the style.
+        let _ = write!(out, "&nbsp;/&nbsp;{:.2}", student.max());
+    }
+    out.push_str("</span></td>");
     match percent {
         Some(p) => {
             let _ = write!(out, "<td class=\"num\" data-sort=\"{p:.3}\">{p:.1}%</td>");
@@ -139,25 +153,25 @@ fn student_row(out: &mut String, book: &Gradebook, student: &Record, feedback_hr
     out.push_str("</tr>\n");
 }
 
-/// The status cell: a worded badge for how it went (`build error`, `all passed`, ...), one naming the
-/// categories still to grade by hand, and the note on what went wrong. Sorted problems first.
+/// The status cell: a worded badge for how it went (`build error`, `all passed`, ...; plain `graded`
+/// otherwise), one naming the categories still to grade by hand, and the note on what went wrong.
+/// Sorted problems first.
 fn status_cell(out: &mut String, student: &Record) {
     let (rank, class, words) = match student.status {
-        StudentStatus::GraderError => (0, "grader-error", "grader error"),
-        StudentStatus::NoFiles => (1, "no-files", "no files"),
-        StudentStatus::BuildError => (2, "build-error", "build error"),
-        StudentStatus::Graded if passed_every_case(student) => (4, "all-passed", "all passed"),
-        StudentStatus::Graded => (3, "graded", "graded"),
+        StudentStatus::GraderError => (0, "badge badge-grader-error", "grader error"),
+        StudentStatus::NoFiles => (1, "badge badge-no-files", "no files"),
+        StudentStatus::BuildError => (2, "badge badge-build-error", "build error"),
+        StudentStatus::Graded if passed_every_case(student) => (4, "badge badge-all-passed", "all passed"),
+        // The usual case needs no badge: its shaded categories say what it lost.
+        StudentStatus::Graded => (3, "plain", "graded"),
     };
-    let _ = write!(
-        out,
-        "<td class=\"status\" data-sort=\"{rank}\"><span class=\"badge badge-{class}\">{words}</span>"
-    );
+    let _ = write!(out, "<td class=\"status\" data-sort=\"{rank}\"><span class=\"{class}\">{words}</span>");
     let pending = student.pending();
     if !pending.is_empty() {
+        // Short, to keep the row on one line: the row's own cells say which categories.
         let _ = write!(
             out,
-            "<span class=\"badge badge-pending\">pending: {}</span>",
+            "<span class=\"badge badge-pending\" title=\"hand grades pending: {}\">pending</span>",
             escape(&pending.join(", "))
         );
     }

@@ -214,12 +214,12 @@ fn each_student_is_a_row_with_the_total_on_one_line() {
             "<tr class=\"graded pending some-failed\" data-id=\"b2\" data-flags=\"graded pending some-failed\" \
              data-percent=\"37.500\"><td class=\"id\"><a href=\"students/b2/feedback.html\">b2</a></td>\
              <td class=\"name\">Bo</td>\
-             <td class=\"num total\" data-sort=\"3.00\"><span>3.00&nbsp;/&nbsp;10.00</span></td>\
+             <td class=\"num total\" data-sort=\"3.00\"><span>3.00</span></td>\
              <td class=\"num\" data-sort=\"37.500\">37.5%</td>\
              <td class=\"num lost\" data-sort=\"3.00\" title=\"3.00 of 8.00\">3.00</td>\
              <td class=\"num pending\" data-sort=\"\"><span class=\"badge badge-pending\">pending</span></td>\
-             <td class=\"status\" data-sort=\"3\"><span class=\"badge badge-graded\">graded</span>\
-             <span class=\"badge badge-pending\">pending: style</span></td></tr>"
+             <td class=\"status\" data-sort=\"3\"><span class=\"plain\">graded</span>\
+             <span class=\"badge badge-pending\" title=\"hand grades pending: style\">pending</span></td></tr>"
         ),
         "{body}"
     );
@@ -227,6 +227,19 @@ fn each_student_is_a_row_with_the_total_on_one_line() {
         body.contains("<td class=\"num\" data-sort=\"8.00\" title=\"8.00 of 8.00\">8.00</td>"),
         "a full mark is not lost: {body}"
     );
+}
+
+#[test]
+fn the_max_goes_in_the_header_when_every_student_shares_it_else_beside_each_total() {
+    let html = render(&book());
+    assert!(html.contains(">Total<span class=\"max\">/ 10</span></th>"), "{html}");
+    let mut book = book();
+    // A record of a rubric without `style`: its max is 8.
+    book.students[1].categories.pop();
+    let html = render(&book);
+    assert!(html.contains(">Total</th>"), "{html}");
+    assert!(html.contains("<span>8.00&nbsp;/&nbsp;8.00</span>"), "{html}");
+    assert!(html.contains("<span>3.00&nbsp;/&nbsp;10.00</span>"), "{html}");
 }
 
 #[test]
@@ -243,7 +256,7 @@ fn build_errors_and_pending_grades_are_marked_in_words() {
     );
     assert!(body.contains("<span class=\"badge badge-all-passed\">all passed</span>"), "{body}");
     assert!(body.contains("<span class=\"badge badge-grader-error\">grader error</span>"), "{body}");
-    assert_eq!(count(body, "pending: style"), 2, "{body}");
+    assert_eq!(count(body, "title=\"hand grades pending: style\">pending</span>"), 2, "{body}");
 }
 
 #[test]
@@ -331,7 +344,7 @@ fn a_bonus_column_and_totals_above_the_max_are_said_to_be_what_they_are() {
         html.contains("title=\"Doubling cube (5.00 points, bonus: in the total, not in the max)\">cube (bonus)<span class=\"max\">/ 5</span></th>"),
         "{html}"
     );
-    assert!(html.contains("<span>13.00&nbsp;/&nbsp;10.00</span>"), "{html}");
+    assert!(html.contains("<span>13.00</span>"), "{html}");
     assert!(html.contains(">130.0%</td>"), "{html}");
     assert!(html.contains("<title>90-100%: 1 student</title>"), "{html}");
     assert!(html.contains("1 student above 100% with bonus points is counted in 90-100%."), "{html}");
