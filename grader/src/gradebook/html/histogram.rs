@@ -102,11 +102,12 @@ pub(super) fn histogram(out: &mut String, book: &Gradebook) {
             "<text x=\"{centre:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{count}</text>",
             bottom - full_height - pending_height - 4.0
         );
+        // The range without its `%` (the axis's name says it): `90-100%` is wider than its bar.
         let _ = writeln!(
             out,
             "<text x=\"{centre:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
             bottom + 16.0,
-            escape(&range)
+            escape(range.trim_end_matches('%'))
         );
     }
     let _ = writeln!(

@@ -1,6 +1,7 @@
 //! The students' table, first on the class page: a row per student (their id linking to their
-//! feedback page), their total on one line, the percent of the points graded so far, each category,
-//! and their status as worded badges (build errors and pending hand grades stand out without colour).
+//! feedback page), their total on one line, the percent of the points graded so far, their status as
+//! worded badges (build errors and pending hand grades stand out without colour; before the
+//! categories, so that a narrow window shows it), and each category.
 //! Above it, the filters the page's script brings to life; without the script they stay hidden and the
 //! table is all there, in id order.
 
@@ -49,7 +50,8 @@ pub(super) fn students(out: &mut String, book: &Gradebook, feedback_href: &dyn F
         let _ = write!(out, "<span class=\"max\">/ {}</span>", points(max));
     }
     out.push_str(
-        "</th><th class=\"num\" data-key=\"percent\" data-type=\"number\" title=\"Percent of the points graded so far\">%</th>",
+        "</th><th class=\"num\" data-key=\"percent\" data-type=\"number\" title=\"Percent of the points graded so far\">%</th>\
+         <th data-key=\"status\" data-type=\"number\">Status</th>",
     );
     for column in &book.columns {
         let _ = write!(
@@ -61,7 +63,7 @@ pub(super) fn students(out: &mut String, book: &Gradebook, feedback_href: &dyn F
             points(column.points)
         );
     }
-    out.push_str("<th data-key=\"status\" data-type=\"number\">Status</th></tr>\n</thead>\n<tbody>\n");
+    out.push_str("</tr>\n</thead>\n<tbody>\n");
     for student in &book.students {
         student_row(out, book, student, shared_max, feedback_href);
     }
@@ -130,6 +132,7 @@ fn student_row(
         }
         None => out.push_str("<td class=\"num\" data-sort=\"\">—</td>"),
     }
+    status_cell(out, student);
     for column in &book.columns {
         match student.categories.iter().find(|c| c.id == column.id) {
             Some(c) => match c.score {
@@ -149,7 +152,6 @@ fn student_row(
             None => out.push_str("<td class=\"num\" data-sort=\"\"></td>"),
         }
     }
-    status_cell(out, student);
     out.push_str("</tr>\n");
 }
 

@@ -216,10 +216,10 @@ fn each_student_is_a_row_with_the_total_on_one_line() {
              <td class=\"name\">Bo</td>\
              <td class=\"num total\" data-sort=\"3.00\"><span>3.00</span></td>\
              <td class=\"num\" data-sort=\"37.500\">37.5%</td>\
-             <td class=\"num lost\" data-sort=\"3.00\" title=\"3.00 of 8.00\">3.00</td>\
-             <td class=\"num pending\" data-sort=\"\"><span class=\"badge badge-pending\">pending</span></td>\
              <td class=\"status\" data-sort=\"3\"><span class=\"plain\">graded</span>\
-             <span class=\"badge badge-pending\" title=\"hand grades pending: style\">pending</span></td></tr>"
+             <span class=\"badge badge-pending\" title=\"hand grades pending: style\">pending</span></td>\
+             <td class=\"num lost\" data-sort=\"3.00\" title=\"3.00 of 8.00\">3.00</td>\
+             <td class=\"num pending\" data-sort=\"\"><span class=\"badge badge-pending\">pending</span></td></tr>"
         ),
         "{body}"
     );
@@ -274,9 +274,11 @@ fn the_filters_offer_every_status_and_category_and_wait_for_the_script() {
     assert!(form.contains("<option value=\"play\">play</option><option value=\"style\">style</option>"));
     // The table's headers say what the script sorts by.
     let head = between(&html, "<table class=\"students", "</thead>");
-    for key in ["id", "name", "total", "percent", "category:play", "category:style", "status"] {
-        assert!(head.contains(&format!("data-key=\"{key}\"")), "{key}: {head}");
-    }
+    let at: Vec<usize> = ["id", "name", "total", "percent", "status", "category:play", "category:style"]
+        .iter()
+        .map(|key| head.find(&format!("data-key=\"{key}\"")).unwrap_or_else(|| panic!("{key}: {head}")))
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "the status before the categories: {head}");
     assert!(
         head.contains(
             "<th class=\"num category\" data-key=\"category:style\" data-type=\"number\" \
@@ -296,6 +298,7 @@ fn histogram_has_ten_labelled_bars() {
     assert!(html.contains("<title>30-40%: 1 student, 1 with hand grades pending</title>"), "{html}");
     assert!(html.contains("<title>90-100%: 1 student</title>"), "{html}");
     assert!(html.contains(">Total, percent of the points graded so far</text>"));
+    assert!(html.contains(" text-anchor=\"middle\">90-100</text>"), "{html}");
     assert!(html.contains(">Students</text>"));
     // The tallest bar fills the plot, its parts together.
     let plot = HEIGHT - TOP - BOTTOM;
