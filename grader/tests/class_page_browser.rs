@@ -16,19 +16,15 @@ use grader::batch::{self, BatchOptions};
 use grader::grade::GradeOptions;
 use grader::gradebook::ManualGrades;
 
-fn browser() -> Option<PathBuf> {
-    let path =
-        std::env::var_os("CHROMIUM").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    path.is_file().then_some(path)
-}
-
 /// The browser, or `None` after saying why the test is skipped.
 fn browser_or_skip() -> Option<PathBuf> {
-    let found = browser();
-    if found.is_none() {
-        eprintln!("skipped: no Chromium at /usr/bin/chromium (apt-get install chromium, or set CHROMIUM)");
+    let path =
+        std::env::var_os("CHROMIUM").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if !path.is_file() {
+        eprintln!("skipped: no Chromium at {} (apt-get install chromium, or set CHROMIUM)", path.display());
+        return None;
     }
-    found
+    Some(path)
 }
 
 /// Chromium with the flags a closed machine needs (no background connections, a fresh profile),
