@@ -555,11 +555,14 @@ pub fn write_class(
             None => gradebook::render_ungraded_feedback(&assignment.title, record, &columns),
         };
         write_atomic(&target.join(FEEDBACK_FILE), feedback.as_bytes())?;
+        let page = gradebook::render_feedback_html(&feedback);
+        write_atomic(&target.join(gradebook::FEEDBACK_HTML_FILE), page.as_bytes())?;
     }
     let book = Gradebook::new(assignment, records.into_values().map(|(r, _)| r).collect());
     write_atomic(&out.join("gradebook.csv"), book.to_csv().as_bytes())?;
     write_atomic(&out.join("summary.md"), gradebook::render_summary(&book).as_bytes())?;
-    let href = |id: &str| format!("{STUDENTS_DIR}/{}/{FEEDBACK_FILE}", student_dir_name(id));
+    let href =
+        |id: &str| format!("{STUDENTS_DIR}/{}/{}", student_dir_name(id), gradebook::FEEDBACK_HTML_FILE);
     write_atomic(&out.join("class.html"), gradebook::render_class_html(&book, &href).as_bytes())?;
     Ok(book)
 }

@@ -3,6 +3,7 @@
 //! partitions of one merged) and rendered as `gradebook.csv`, `summary.md` and `class.html`.
 
 mod feedback;
+mod feedback_html;
 mod html;
 mod manual;
 mod summary;
@@ -10,6 +11,7 @@ mod summary;
 use serde::{Deserialize, Serialize};
 
 pub use feedback::{render_feedback, render_ungraded_feedback};
+pub use feedback_html::render_feedback_html;
 pub use html::render_class_html;
 pub use manual::{ManualGrade, ManualGrades, ManualGradesError, HAND_GRADES_FILE};
 pub use summary::render_summary;
@@ -25,6 +27,8 @@ pub const RECORD_FILE: &str = "record.json";
 pub const REPORT_FILE: &str = "report.json";
 /// A student's feedback, to hand to them.
 pub const FEEDBACK_FILE: &str = "feedback.md";
+/// The same feedback as a page of its own, which the class page links to.
+pub const FEEDBACK_HTML_FILE: &str = "feedback.html";
 /// What a batch was asked to do: assignment, partition, the whole roster (to name gaps on merge).
 pub const BATCH_FILE: &str = "batch.json";
 
@@ -83,6 +87,14 @@ pub struct CaseOutcome {
     pub passed: bool,
     /// What happened (`failed`, `timeout`, ...), as in the report.
     pub status: String,
+}
+
+impl CaseOutcome {
+    /// The student's program ran the case: it was built, and the grader did not fail.
+    pub fn ran(&self) -> bool {
+        // The words of `CaseStatus::BuildError` and `CaseStatus::Error` as the record stores them.
+        !matches!(self.status.as_str(), "build_error" | "error")
+    }
 }
 
 /// What one student's grading leaves for the class: enough for the gradebook, the summary and the
@@ -293,7 +305,8 @@ pub struct CaseStat {
     pub hidden: bool,
     /// Students who passed it.
     pub passed: usize,
-    /// Students whose grading ran it.
+    /// Students whose program ran it: a case that a build error (or the grader's own failure) kept
+    /// from running says nothing about the case, and is not counted.
     pub ran: usize,
 }
 
@@ -341,7 +354,7 @@ impl Gradebook {
             })
             .collect();
         for student in &students {
-            for outcome in &student.cases {
+            for outcome in student.cases.iter().filter(|o| o.ran()) {
                 if let Some(stat) = cases.iter_mut().find(|c| c.id == outcome.id) {
                     stat.ran += 1;
                     stat.passed += usize::from(outcome.passed);
@@ -599,6 +612,62 @@ mod tests {
         for id in ids {
             assert_eq!(grades.get(id, "style").map(|g| g.points), Some(3.0), "{id}");
         }
+    }
+
+    /// A case outcome as a record stores it.
+    fn outcome(id: &str, status: crate::report::CaseStatus) -> CaseOutcome {
+        CaseOutcome {
+            id: id.to_owned(),
+            passed: status == crate::report::CaseStatus::Passed,
+            status: serde_json::to_value(status).unwrap().as_str().unwrap().to_owned(),
+        }
+    }
+
+    #[test]
+    fn case_pass_rates_count_only_the_programs_that_were_built() {
+        use crate::report::CaseStatus;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+        let assignment = crate::load::load_assignment(&root, "checkers").unwrap();
+        let [first, second] = [&assignment.cases[0].id, &assignment.cases[1].id];
+        let with = |id: &str, status, cases: Vec<CaseOutcome>| Record {
+            cases,
+            ..student(id, id, status, 0.0, None)
+        };
+        let students = vec![
+            with(
+                "passes",
+                StudentStatus::Graded,
+                vec![outcome(first, CaseStatus::Passed), outcome(second, CaseStatus::Passed)],
+            ),
+            with(
+                "fails",
+                StudentStatus::Graded,
+                vec![outcome(first, CaseStatus::Failed), outcome(second, CaseStatus::Timeout)],
+            ),
+            // Nothing built: says nothing about either case.
+            with(
+                "unbuilt",
+                StudentStatus::BuildError,
+                vec![outcome(first, CaseStatus::BuildError), outcome(second, CaseStatus::BuildError)],
+            ),
+            // One of two builds failed: the case its program still ran counts.
+            with(
+                "half",
+                StudentStatus::BuildError,
+                vec![outcome(first, CaseStatus::Passed), outcome(second, CaseStatus::BuildError)],
+            ),
+            // The grader failed the case, not the student.
+            with(
+                "grader",
+                StudentStatus::Graded,
+                vec![outcome(first, CaseStatus::Error), outcome(second, CaseStatus::Failed)],
+            ),
+        ];
+        let book = Gradebook::new(&assignment, students);
+        let stat = |id: &str| book.cases.iter().find(|c| c.id == id).map(|c| (c.passed, c.ran)).unwrap();
+        assert_eq!(stat(first), (2, 3));
+        assert_eq!(stat(second), (1, 3));
+        assert!(book.cases[2..].iter().all(|c| c.ran == 0));
     }
 
     #[test]

@@ -233,8 +233,12 @@ fn the_class_page_links_every_student_to_their_feedback() {
     let (_, out, students) = graded_class();
     let html = read(&out.join("class.html"));
     for (id, ..) in students {
-        assert!(html.contains(&format!("href=\"students/{id}/feedback.md\"")), "{id}");
-        assert!(out.join("students").join(id).join("feedback.md").is_file(), "{id}");
+        assert!(html.contains(&format!("href=\"students/{id}/feedback.html\"")), "{id}");
+        // The page beside the Markdown, rendered from it.
+        let markdown = read(&out.join("students").join(id).join("feedback.md"));
+        let page = read(&out.join("students").join(id).join("feedback.html"));
+        let heading = markdown.lines().next().unwrap().trim_start_matches("# ");
+        assert!(page.contains(&format!("<h1>{heading}</h1>")), "{id}: {page}");
     }
     let summary = read(&out.join("summary.md"));
     assert!(summary.contains("10"), "{summary}");
@@ -621,7 +625,7 @@ fn a_class_exports_to_canvas_and_moodle_in_the_layouts_they_import() {
     assert_eq!(lines[0], "Student,ID,SIS User ID,SIS Login ID,Section,Trouble (4242)");
     assert_eq!(lines[1], "Points Possible,,,,,100.00");
     assert!(lines[2].starts_with("hopper,777,,,,"), "{csv}");
-    assert_eq!(names(&dir.path().join("canvas-feedback.zip")), ["hopper_LATE_777_888_feedback.md"]);
+    assert_eq!(names(&dir.path().join("canvas-feedback.zip")), ["hopper_LATE_777_888_feedback.html"]);
 
     // Moodle: the worksheet's columns its upload reads, and the feedback plugin's file names.
     let moodle = export(grader::export::Platform::Moodle, None);
@@ -636,7 +640,7 @@ fn a_class_exports_to_canvas_and_moodle_in_the_layouts_they_import() {
     assert!(ada.contains("style pending/10.00"), "{ada}");
     assert!(moodle.pending.contains(&"12345".to_owned()));
     let zipped = names(&dir.path().join("moodle-feedback.zip"));
-    assert!(zipped.contains(&"Ada Lovelace_12345_assignfeedback_file_feedback.md".to_owned()), "{zipped:?}");
+    assert!(zipped.contains(&"Ada Lovelace_12345_assignfeedback_file_feedback.html".to_owned()), "{zipped:?}");
     // Ids that are folder names are no Moodle participant: left out, each with why.
     let (id, why) = moodle.left_out.iter().find(|(id, _)| id == "correct").unwrap();
     assert!(why.contains("not a Moodle participant id"), "{id}: {why}");
