@@ -26,8 +26,8 @@ use serde::{Deserialize, Serialize};
 use crate::build::Submission;
 use crate::grade::{self, GradeOptions};
 use crate::gradebook::{
-    self, Gradebook, ManualGrades, Record, StudentStatus, BATCH_FILE, FEEDBACK_FILE, RECORD_FILE,
-    REPORT_FILE, STUDENTS_DIR,
+    self, Gradebook, ManualGrades, ManualGradesError, Record, StudentStatus, BATCH_FILE, FEEDBACK_FILE,
+    HAND_GRADES_FILE, RECORD_FILE, REPORT_FILE, STUDENTS_DIR,
 };
 use crate::load::Assignment;
 use crate::report::Report;
@@ -161,6 +161,17 @@ pub struct BatchOutcome {
     /// What the roster found that the instructor must look at (several submissions under one id),
     /// said on stderr as found, and in `summary.md`.
     pub warnings: Vec<String>,
+    /// The hand grades now in the outputs: kept from an earlier run, and given now with `--manual`.
+    pub hand_grades: HandGradesKept,
+}
+
+/// The hand grades a batch or a merge left in its outputs' [`HAND_GRADES_FILE`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct HandGradesKept {
+    /// Grades of earlier runs that `--manual` did not replace.
+    pub kept: usize,
+    /// Grades given now with `--manual`.
+    pub given: usize,
 }
 
 /// A batch that could not run at all (one student's problems never are).
@@ -169,8 +180,11 @@ pub enum BatchError {
     /// The class root cannot be read.
     #[error(transparent)]
     Roster(#[from] roster::RosterError),
+    /// A hand-grades file that cannot be used (a grade naming no student of the class).
+    #[error(transparent)]
+    Manual(#[from] ManualGradesError),
     /// An output cannot be written.
-    #[error("cannot write {}: {source}", path.display())]
+    #[error("cannot write {}", path.display())]
     Write {
         /// The file.
         path: PathBuf,
@@ -214,12 +228,18 @@ pub enum BatchError {
     },
 }
 
-/// Writes a file atomically: a temporary file in the same folder, renamed over the target.
+/// Writes a file atomically: a temporary file in the same folder, renamed over the target. The file
+/// gets the mode any new file gets (0666 less the umask: 0644 under the usual 022), not the 0600 of a
+/// temporary file, so that teaching assistants and a web server can read a class's outputs.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
+    use std::os::unix::fs::PermissionsExt;
     let err = |source| BatchError::Write { path: path.to_owned(), source };
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(err)?;
-    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(err)?;
+    let mut file = tempfile::Builder::new()
+        .permissions(std::fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)
+        .map_err(err)?;
     std::io::Write::write_all(&mut file, bytes).map_err(err)?;
     file.persist(path).map_err(|e| err(e.error))?;
     Ok(())
@@ -313,6 +333,10 @@ pub fn run_batch(
         // Said before the grading, not only at its end: the instructor can stop and fix the download.
         eprintln!("warning: {}", crate::report::escape::inert(warning, &[]));
     }
+    // A hand grade for nobody is refused before anyone is graded: it would be dropped silently.
+    let named: Vec<(String, Option<String>)> =
+        entries.iter().map(|e| (e.id.clone(), e.name.clone())).collect();
+    options.manual.check_students(&named)?;
     let total = entries.len();
     let share: Vec<Entry> = entries
         .into_iter()
@@ -481,13 +505,9 @@ pub fn run_batch(
             share.len()
         ),
     });
-    let book = write_class(
-        assignment,
-        std::slice::from_ref(&options.out),
-        &options.out,
-        Some(&ids),
-        &options.manual,
-    )?;
+    let folders = std::slice::from_ref(&options.out);
+    let (manual, hand_grades) = keep_hand_grades(assignment, folders, &options.out, &options.manual)?;
+    let book = write_class(assignment, folders, &options.out, Some(&ids), &manual)?;
     if let Some(banner) = &partial {
         mark_partial(&options.out, banner)?;
     }
@@ -504,7 +524,29 @@ pub fn run_batch(
         in_class_files: book.students.len(),
         interrupted,
         warnings,
+        hand_grades,
     })
+}
+
+/// The hand grades of a class: those kept in `folders` (earlier runs, or the partitions merged),
+/// with `given` over them; written into `out`'s [`HAND_GRADES_FILE`], so that the next run without
+/// `--manual` keeps them.
+fn keep_hand_grades(
+    assignment: &Assignment,
+    folders: &[PathBuf],
+    out: &Path,
+    given: &ManualGrades,
+) -> Result<(ManualGrades, HandGradesKept), BatchError> {
+    let stored =
+        folders.iter().map(|f| ManualGrades::stored(f, assignment)).collect::<Result<Vec<_>, _>>()?;
+    let stored = ManualGrades::combined(&stored).map_err(BatchError::Merge)?;
+    let all = stored.overlaid(given);
+    let path = out.join(HAND_GRADES_FILE);
+    if !all.is_empty() || path.exists() {
+        write_atomic(&path, all.to_csv().as_bytes())?;
+    }
+    let kept = HandGradesKept { kept: all.len() - given.len(), given: given.len() };
+    Ok((all, kept))
 }
 
 /// Puts in a record what the download says of the student beyond the files (their name, where the
@@ -657,11 +699,14 @@ pub fn write_class(
             None => gradebook::render_ungraded_feedback(&assignment.title, record, &columns),
         };
         write_atomic(&target.join(FEEDBACK_FILE), feedback.as_bytes())?;
+        let page = gradebook::render_feedback_html(&feedback);
+        write_atomic(&target.join(gradebook::FEEDBACK_HTML_FILE), page.as_bytes())?;
     }
     let book = Gradebook::new(assignment, records.into_values().map(|(r, _)| r).collect());
     write_atomic(&out.join("gradebook.csv"), book.to_csv().as_bytes())?;
     write_atomic(&out.join("summary.md"), gradebook::render_summary(&book).as_bytes())?;
-    let href = |id: &str| format!("{STUDENTS_DIR}/{}/{FEEDBACK_FILE}", student_dir_name(id));
+    let href =
+        |id: &str| format!("{STUDENTS_DIR}/{}/{}", student_dir_name(id), gradebook::FEEDBACK_HTML_FILE);
     // The page shows each row's note: there, the other submissions under a student's id too.
     let mut page = book.clone();
     for student in &mut page.students {
@@ -680,6 +725,8 @@ pub struct MergeOutcome {
     pub missing: Vec<String>,
     /// Partitions (of those the folders name) that no folder holds.
     pub missing_partitions: Vec<String>,
+    /// The hand grades in the merged outputs.
+    pub hand_grades: HandGradesKept,
 }
 
 /// Merges the outputs of several batches (partitions of one class) into `out`.
@@ -709,7 +756,14 @@ pub fn merge(
         }
         infos.push(info);
     }
-    let book = write_class(assignment, folders, out, None, manual)?;
+    let named: Vec<(String, Option<String>)> = infos
+        .iter()
+        .flat_map(|i| i.roster.iter().map(|id| (id.clone(), None)))
+        .chain(roster_names(folders))
+        .collect();
+    manual.check_students(&named)?;
+    let (manual, hand_grades) = keep_hand_grades(assignment, folders, out, manual)?;
+    let book = write_class(assignment, folders, out, None, &manual)?;
     let graded: BTreeSet<&str> = book.students.iter().map(|r| r.id.as_str()).collect();
     let roster: BTreeSet<&str> = infos.iter().flat_map(|i| i.roster.iter().map(String::as_str)).collect();
     let missing: Vec<String> = roster.difference(&graded).map(|s| s.to_string()).collect();
@@ -739,7 +793,21 @@ pub fn merge(
         grader_version: env!("CARGO_PKG_VERSION").to_owned(),
     };
     write_atomic(&out.join(BATCH_FILE), &serde_json::to_vec_pretty(&info).expect("serialisable"))?;
-    Ok(MergeOutcome { students: book.students.len(), missing, missing_partitions })
+    Ok(MergeOutcome { students: book.students.len(), missing, missing_partitions, hand_grades })
+}
+
+/// The students' names the records under `folders` know, for a hand grade that names one.
+fn roster_names(folders: &[PathBuf]) -> Vec<(String, Option<String>)> {
+    let mut named = Vec::new();
+    for folder in folders {
+        let Ok(entries) = std::fs::read_dir(folder.join(STUDENTS_DIR)) else { continue };
+        for entry in entries.flatten() {
+            if let Some(record) = read_record(&entry.path().join(RECORD_FILE)) {
+                named.push((record.id, record.name));
+            }
+        }
+    }
+    named
 }
 
 #[cfg(test)]
@@ -769,6 +837,22 @@ mod tests {
             }
             assert!(seen.iter().all(|&n| n == 1), "{kind}: {seen:?}");
         }
+    }
+
+    #[test]
+    fn outputs_are_readable_as_any_new_file_is_not_private_to_the_grader() {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let umask = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Umask:"))
+            .map(|m| u32::from_str_radix(m.trim(), 8).unwrap())
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gradebook.csv");
+        write_atomic(&path, b"id\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask, "umask {umask:o}");
     }
 
     #[test]

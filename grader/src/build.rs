@@ -56,6 +56,19 @@ pub enum BuildError {
         /// The folder.
         path: PathBuf,
     },
+    /// The grader is root, so compilers run as another user, and a file of the assignment that a
+    /// recipe compiles in (a driver, a shared header) is not readable by other users: every build
+    /// would fail, and the failure would be taken for the student's.
+    #[error(
+        "{} is not readable by other users, and compilers run as another user here (the grader is root): \
+         every build would fail; `chmod o+r` it (hidden cases may stay unreadable: only what the recipes \
+         compile in must be readable)",
+        path.display()
+    )]
+    UnreadableInput {
+        /// The file.
+        path: PathBuf,
+    },
     /// A build command names a program that is not installed.
     #[error("`{program}` is not installed (or not on PATH)")]
     NotFound {
@@ -235,7 +248,9 @@ impl Submission {
             if files.len() == caps.entries {
                 return Err(refuse(CapError::Entries { cap: caps.entries }));
             }
-            let file = std::fs::File::open(entry.path()).map_err(err)?;
+            // The file that cannot be read is the one to name, not the folder.
+            let file = std::fs::File::open(entry.path())
+                .map_err(|source| BuildError::Submission { path: entry.path().to_owned(), source })?;
             let content = caps.read(&name, file, &mut used).map_err(refuse)?;
             files.push(SourceFile { name, content });
         }
@@ -386,6 +401,30 @@ fn cache_key(assignment: &Assignment, recipe: &BuildRecipe, submission: &Submiss
     hasher.finalize().to_hex()[..32].to_owned()
 }
 
+/// The files of the assignment a recipe's commands compile in: those named `{assignment}/...`, and
+/// every shared file once a command names `{common}`.
+fn recipe_inputs(assignment: &Assignment, recipe: &BuildRecipe) -> Vec<PathBuf> {
+    let mut inputs: Vec<PathBuf> = recipe
+        .commands
+        .iter()
+        .flatten()
+        .filter_map(|arg| arg.strip_prefix("{assignment}/"))
+        .map(|rest| assignment.dir.join(rest))
+        .filter(|path| path.is_file())
+        .collect();
+    if recipe.commands.iter().flatten().any(|arg| arg.contains("{common}")) {
+        let shared = std::fs::read_dir(common_dir(&assignment.dir)).into_iter().flatten().flatten();
+        inputs.extend(shared.map(|entry| entry.path()).filter(|path| path.is_file()));
+    }
+    inputs
+}
+
+/// Whether users other than the file's owner and group may read it.
+fn readable_by_others(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o004 != 0)
+}
+
 /// Builds a submission with one recipe, reusing the cache when the same inputs were built before.
 pub fn build(
     assignment: &Assignment,
@@ -452,6 +491,12 @@ pub fn build(
     }
 
     std::fs::create_dir_all(&cache.dir).map_err(cache_err(&cache.dir))?;
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        if let Some(path) = recipe_inputs(assignment, recipe).into_iter().find(|p| !readable_by_others(p)) {
+            return Err(BuildError::UnreadableInput { path });
+        }
+    }
     // SAFETY: geteuid has no preconditions.
     if containment == Containment::RlimitsOnly && unsafe { libc::geteuid() } == 0 {
         if let Some(path) = [&assignment.dir, &cache.dir].into_iter().find(|p| !run::nobody_can_enter(p)) {

@@ -12,7 +12,7 @@ use crate::run::{self, Containment};
 use crate::build::BuildCache;
 use crate::grade::{self, GradeError, GradeOptions};
 use crate::load::{self, LoadError};
-use crate::report::{self, Report, TextOptions, Verbosity};
+use crate::report::{self, HiddenVisibility, Report, TextOptions, Verbosity};
 
 /// Exit code: the work was done (and, for `check`, everything passed).
 pub const EXIT_OK: u8 = 0;
@@ -82,6 +82,10 @@ enum Command {
         /// its `disclosure` allows). The gradescope format always does.
         #[arg(long)]
         student_view: bool,
+        /// With `--format gradescope`: when students see the tests of hidden cases (visible, hidden,
+        /// after_due_date, after_published; default visible).
+        #[arg(long, value_name = "WHEN", value_parser = parse_hidden_visibility)]
+        hidden_visibility: Option<HiddenVisibility>,
         #[command(flatten)]
         selection: Selection,
     },
@@ -169,6 +173,46 @@ enum Command {
         #[arg(long, short)]
         verbose: bool,
     },
+    /// Show one student's report of a class graded with `batch` (by the student's id), in any format.
+    Show {
+        /// The batch's output folder.
+        class: PathBuf,
+        /// The student's id (as in `gradebook.csv`).
+        id: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Render only what the student may see (as `grade --student-view`).
+        #[arg(long)]
+        student_view: bool,
+        /// How much the text format says.
+        #[arg(long, short, conflicts_with = "verbose")]
+        quiet: bool,
+        /// Also the passing cases, whole compiler logs and reproduce commands (text format).
+        #[arg(long, short)]
+        verbose: bool,
+    },
+    /// Export a class graded with `batch` for a course platform: its grade import CSV and a zip of
+    /// the feedback files, named as its bulk feedback upload expects.
+    Export {
+        /// The batch's (or merge's) output folder.
+        class: PathBuf,
+        /// The platform.
+        #[arg(long, value_enum)]
+        to: crate::export::Platform,
+        /// Where the files go (default: the class folder).
+        #[arg(long, short, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Canvas: the assignment's gradebook column as Canvas's own export names it
+        /// (`Backgammon project (123456)`), so that the import fills it (default: a new column
+        /// `Grader`).
+        #[arg(long, value_name = "NAME")]
+        column: Option<String>,
+        /// Moodle: the grades' last change as `YYYY-MM-DD HH:MM` (default: now, UTC); a grade changed
+        /// in Moodle after it is not overwritten.
+        #[arg(long, value_name = "TIME")]
+        modified: Option<String>,
+    },
     /// Regenerate the `.stdin`/`.stdout` sidecars of scenario cases from the reference.
     Bless {
         /// Only this assignment (default: all).
@@ -211,6 +255,10 @@ enum Command {
         /// The grader executable to put in it (default: this one).
         #[arg(long, value_name = "PATH")]
         grader_binary: Option<PathBuf>,
+        /// When students see the tests of hidden cases (visible, hidden, after_due_date,
+        /// after_published; default visible), written into it.
+        #[arg(long, value_name = "WHEN", value_parser = parse_hidden_visibility)]
+        hidden_visibility: Option<HiddenVisibility>,
     },
 }
 
@@ -279,9 +327,21 @@ pub fn main_impl() -> ExitCode {
             ExitCode::from(EXIT_OK)
         }
         Err(err) => {
+            // A submission that cannot be read or is refused (10,000 headers) is bad input, as a
+            // malformed case is; the grader's own failures are the rest.
+            let bad_submission = |e: &crate::build::BuildError| {
+                matches!(
+                    e,
+                    crate::build::BuildError::Submission { .. } | crate::build::BuildError::OverCap { .. }
+                )
+            };
             let code = if err.chain().any(|e| e.is::<LoadError>() || e.is::<UsageError>()) {
                 EXIT_USAGE
             } else if let Some(GradeError::Load(_)) = err.downcast_ref::<GradeError>() {
+                EXIT_USAGE
+            } else if matches!(err.downcast_ref::<GradeError>(), Some(GradeError::Build(e)) if bad_submission(e))
+                || err.downcast_ref::<crate::build::BuildError>().is_some_and(bad_submission)
+            {
                 EXIT_USAGE
             } else {
                 EXIT_INTERNAL
@@ -302,6 +362,13 @@ fn parse_percent(text: &str) -> Result<f64, String> {
         .ok()
         .filter(|p| (0.0..=100.0).contains(p))
         .ok_or_else(|| format!("`{text}` is not a percentage from 0 to 100"))
+}
+
+fn parse_hidden_visibility(name: &str) -> Result<HiddenVisibility, String> {
+    HiddenVisibility::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = HiddenVisibility::ALL.iter().map(|v| v.name()).collect();
+        format!("expected one of {}", names.join(", "))
+    })
 }
 
 fn parse_containment(name: &str) -> Result<Containment, String> {
@@ -344,11 +411,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             fail_under,
             cache_dir,
             student_view,
+            hidden_visibility,
             selection,
         } => {
+            if hidden_visibility.is_some() && format != Format::Gradescope {
+                return Err(UsageError("--hidden-visibility is for --format gradescope".to_owned()).into());
+            }
             let graded = level().map_err(anyhow::Error::from).and_then(|level| {
                 let options = grade_options(false, cache_dir, level, &selection, cli.accept_readable_cases);
-                grade_one(&cases, &assignment, &submission, options)
+                // A student reads a Gradescope grading's error in results.json.
+                grade_one(&cases, &assignment, &submission, options, format == Format::Gradescope)
             });
             let report = match (graded, format) {
                 (Ok(report), _) => report,
@@ -359,13 +431,20 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 }
                 (Err(e), _) => return Err(e),
             };
-            emit(&render(&report, format, student_view, selection.verbosity()), output.as_deref())?;
+            let text = match format {
+                Format::Gradescope => report::render_gradescope_with(
+                    &report,
+                    &report::GradescopeOptions { hidden_visibility: hidden_visibility.unwrap_or_default() },
+                ),
+                _ => render(&report, format, student_view, selection.verbosity()),
+            };
+            emit(&text, output.as_deref())?;
             let below = fail_under.is_some_and(|p| report.score < report.max_score * p / 100.0);
             Ok(if below { EXIT_FAILED } else { EXIT_OK })
         }
         Command::Check { dir, assignment, cache_dir, selection } => {
             let options = grade_options(true, cache_dir, level()?, &selection, cli.accept_readable_cases);
-            let report = grade_one(&cases, &assignment, &dir, options)?;
+            let report = grade_one(&cases, &assignment, &dir, options, false)?;
             let options = TextOptions { diffs: true, verbosity: selection.verbosity() };
             emit(&report::render_text(&report.student_view(), options), None)?;
             // Cases chosen with `--case` are asked about, bonus ones too; otherwise an optional part
@@ -378,6 +457,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             Ok(if passed { EXIT_OK } else { EXIT_FAILED })
         }
         Command::Batch { root, assignment, out, jobs, partition, manual, force, only, cache_dir } => {
+            out_folder(&out)?;
             let assignment = load::load_assignment(&cases, &assignment)?;
             if !root.exists() {
                 return Err(UsageError(format!("no class at {}", root.display())).into());
@@ -423,6 +503,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     outcome.selected,
                     options.out.display()
                 )?;
+                hand_grades_line(&options.out, outcome.hand_grades)?;
                 return Ok(crate::batch::exit_code_of(signal));
             }
             let warned = match outcome.warnings.len() {
@@ -450,14 +531,17 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                     options.out.display()
                 )?;
             }
+            hand_grades_line(&options.out, outcome.hand_grades)?;
             Ok(EXIT_OK)
         }
         Command::Merge { folders, assignment, out, manual } => {
+            out_folder(&out)?;
             let assignment = load::load_assignment(&cases, &assignment)?;
             let manual = read_manual(manual.as_deref(), &assignment)?;
             let outcome = crate::batch::merge(&assignment, &folders, &out, &manual).map_err(batch_error)?;
             let mut err = anstream::stderr();
             writeln!(err, "{} students merged into {}", outcome.students, out.display())?;
+            hand_grades_line(&out, outcome.hand_grades)?;
             if !outcome.missing_partitions.is_empty() {
                 writeln!(err, "missing partitions: {}", outcome.missing_partitions.join(", "))?;
             }
@@ -486,6 +570,44 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             emit(&render(&parsed, format, student_view, verbosity), output.as_deref())?;
             Ok(EXIT_OK)
         }
+        Command::Show { class, id, format, student_view, quiet, verbose } => {
+            let parsed = class_report(&class, &id)?;
+            let verbosity = Selection { case_patterns: Vec::new(), quiet, verbose, seed: None }.verbosity();
+            emit(&render(&parsed, format, student_view, verbosity), None)?;
+            Ok(EXIT_OK)
+        }
+        Command::Export { class, to, out, column, modified } => {
+            if let Some(out) = &out {
+                out_folder(out)?;
+            }
+            if let Some(time) = &modified {
+                if chrono::NaiveDateTime::parse_from_str(time, "%Y-%m-%d %H:%M").is_err() {
+                    return Err(UsageError(format!("--modified `{time}` is not YYYY-MM-DD HH:MM")).into());
+                }
+            }
+            let options = crate::export::ExportOptions {
+                platform: to,
+                out: out.unwrap_or_else(|| class.clone()),
+                column,
+                modified,
+            };
+            let outcome = crate::export::export(&class, &options).map_err(batch_error)?;
+            let mut err = anstream::stderr();
+            let files: Vec<String> = outcome.files.iter().map(|f| f.display().to_string()).collect();
+            writeln!(err, "{} students exported: {}", outcome.students, files.join(", "))?;
+            if !outcome.pending.is_empty() {
+                writeln!(
+                    err,
+                    "{} of them have hand grades pending, exported without those points: {}",
+                    outcome.pending.len(),
+                    outcome.pending.join(", ")
+                )?;
+            }
+            for (id, why) in &outcome.left_out {
+                writeln!(err, "left out: {id}: {why}")?;
+            }
+            Ok(if outcome.left_out.is_empty() { EXIT_OK } else { EXIT_FAILED })
+        }
         Command::Bless { assignment, check } => bless(&cases, assignment.as_deref(), check),
         Command::List { assignment } => list(&cases, assignment.as_deref()),
         Command::Pack { assignment, output, force } => {
@@ -512,13 +634,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             writeln!(err, "students: see {}", pack.dir.join("README.md").display())?;
             Ok(EXIT_OK)
         }
-        Command::GradescopeBundle { assignment, output, grader_binary } => {
+        Command::GradescopeBundle { assignment, output, grader_binary, hidden_visibility } => {
             let grader_binary = match grader_binary {
                 Some(path) => path,
                 None => std::env::current_exe().context("cannot find this grader; pass --grader-binary")?,
             };
-            let options =
-                crate::pack::BundleOptions { grader_binary, require_containment: cli.require_containment };
+            let options = crate::pack::BundleOptions {
+                grader_binary,
+                require_containment: cli.require_containment,
+                hidden_visibility: hidden_visibility.unwrap_or_default(),
+            };
             let bundle = crate::pack::write_gradescope_bundle(&cases, &assignment, &output, &options)
                 .map_err(publish_error)?;
             writeln!(
@@ -583,9 +708,65 @@ fn batch_error(e: crate::batch::BatchError) -> anyhow::Error {
         | BatchError::Merge(_)
         | BatchError::Roster(_)
         | BatchError::OutInsideClass { .. }
-        | BatchError::UnknownStudents { .. } => UsageError(e.to_string()).into(),
+        | BatchError::UnknownStudents { .. }
+        | BatchError::Manual(_) => UsageError(e.to_string()).into(),
         BatchError::Write { .. } => e.into(),
     }
+}
+
+/// Refuses an output folder that is a file: the system's "File exists" would not say which.
+fn out_folder(out: &Path) -> anyhow::Result<()> {
+    if out.exists() && !out.is_dir() {
+        return Err(
+            UsageError(format!("--out {} is a file: the outputs go in a folder", out.display())).into()
+        );
+    }
+    Ok(())
+}
+
+/// The report of the student `id` in a batch's output folder `class`; an id the class does not have
+/// is a usage error naming the nearest ones.
+fn class_report(class: &Path, id: &str) -> anyhow::Result<Report> {
+    let records = crate::export::read_records(class).map_err(batch_error)?;
+    if !records.iter().any(|r| r.id == id) {
+        let mut near: Vec<(usize, &str)> =
+            records.iter().map(|r| (strsim::levenshtein(&r.id, id), r.id.as_str())).collect();
+        near.sort();
+        let near: Vec<&str> = near.iter().take(3).map(|(_, id)| *id).collect();
+        return Err(UsageError(format!(
+            "no student `{id}` in {} (nearest: {})",
+            class.display(),
+            near.join(", ")
+        ))
+        .into());
+    }
+    let path = class
+        .join(crate::gradebook::STUDENTS_DIR)
+        .join(crate::batch::student_dir_name(id))
+        .join(crate::gradebook::REPORT_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|_| {
+        UsageError(format!(
+            "{id} has no report in {} (nothing was graded: see gradebook.csv)",
+            class.display()
+        ))
+    })?;
+    serde_json::from_str(&text).map_err(|e| {
+        UsageError(format!("{}:{}: not a report of this grader ({e})", path.display(), e.line())).into()
+    })
+}
+
+/// Says on stderr which hand grades the class's outputs hold, so that none is dropped without a word.
+fn hand_grades_line(out: &Path, hand: crate::batch::HandGradesKept) -> anyhow::Result<()> {
+    if hand.kept + hand.given > 0 {
+        writeln!(
+            anstream::stderr(),
+            "hand grades: {} given now, {} kept from earlier runs; all in {}",
+            hand.given,
+            hand.kept,
+            out.join(crate::gradebook::HAND_GRADES_FILE).display()
+        )?;
+    }
+    Ok(())
 }
 
 /// The hand grades of `--manual`, or none.
@@ -619,11 +800,14 @@ fn grade_options(
     }
 }
 
+/// Grades one submission; `for_student` words a wrong folder for the student who uploaded it (a
+/// Gradescope grading) rather than for the instructor at the command line.
 fn grade_one(
     cases: &Path,
     assignment: &str,
     submission: &Path,
     options: GradeOptions,
+    for_student: bool,
 ) -> anyhow::Result<Report> {
     let assignment = load::load_assignment(cases, assignment)?;
     if !submission.exists() {
@@ -633,6 +817,14 @@ fn grade_one(
     let files = crate::build::Submission::collect(submission, &assignment.submission_files)?;
     if files.files.is_empty() {
         let patterns: Vec<&str> = assignment.submission_files.iter().map(|p| p.as_str()).collect();
+        if for_student {
+            return Err(UsageError(format!(
+                "the submission holds no file matching {}: upload the source files themselves, or one \
+                 folder (or a zip of one) that holds them",
+                patterns.join(" or ")
+            ))
+            .into());
+        }
         let hint =
             if submission.is_dir() && std::fs::read_dir(submission)?.flatten().any(|e| e.path().is_dir()) {
                 " (a folder of submissions is graded with `grader batch`)"

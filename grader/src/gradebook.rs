@@ -3,16 +3,17 @@
 //! partitions of one merged) and rendered as `gradebook.csv`, `summary.md` and `class.html`.
 
 mod feedback;
+mod feedback_html;
 mod html;
+mod manual;
 mod summary;
-
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 pub use feedback::{render_feedback, render_ungraded_feedback};
+pub use feedback_html::render_feedback_html;
 pub use html::render_class_html;
+pub use manual::{ManualGrade, ManualGrades, ManualGradesError, HAND_GRADES_FILE};
 pub use summary::render_summary;
 
 use crate::load::{Assignment, Visibility};
@@ -27,6 +28,8 @@ pub const RECORD_FILE: &str = "record.json";
 pub const REPORT_FILE: &str = "report.json";
 /// A student's feedback, to hand to them.
 pub const FEEDBACK_FILE: &str = "feedback.md";
+/// The same feedback as a page of its own, which the class page links to.
+pub const FEEDBACK_HTML_FILE: &str = "feedback.html";
 /// What a batch was asked to do: assignment, partition, the whole roster (to name gaps on merge).
 pub const BATCH_FILE: &str = "batch.json";
 
@@ -85,6 +88,14 @@ pub struct CaseOutcome {
     pub passed: bool,
     /// What happened (`failed`, `timeout`, ...), as in the report.
     pub status: String,
+}
+
+impl CaseOutcome {
+    /// The student's program ran the case: it was built, and the grader did not fail.
+    pub fn ran(&self) -> bool {
+        // The words of `CaseStatus::BuildError` and `CaseStatus::Error` as the record stores them.
+        !matches!(self.status.as_str(), "build_error" | "error")
+    }
 }
 
 /// What one student's grading leaves for the class: enough for the gradebook, the summary and the
@@ -285,88 +296,6 @@ impl Record {
     }
 }
 
-/// One hand grade of `--manual grades.csv`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ManualGrade {
-    /// The points given.
-    pub points: f64,
-    /// The grader's comment, if any.
-    pub comment: Option<String>,
-}
-
-/// The hand grades of `--manual grades.csv` (`id,category,points,comment`), by student and category.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ManualGrades {
-    grades: BTreeMap<(String, String), ManualGrade>,
-}
-
-/// A bad line of a hand-grades file.
-#[derive(Debug, thiserror::Error)]
-#[error("{}:{line}: {message}", path.display())]
-pub struct ManualGradesError {
-    /// The file.
-    pub path: PathBuf,
-    /// 1-based line.
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl ManualGrades {
-    /// Reads `id,category,points,comment` lines (a header line `id,...` is skipped); checks that each
-    /// category is a hand-graded one of the assignment and the points are within it.
-    pub fn read(path: &Path, assignment: &Assignment) -> Result<ManualGrades, ManualGradesError> {
-        let error = |line: usize, message: String| ManualGradesError { path: path.to_owned(), line, message };
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .trim(csv::Trim::All)
-            .from_path(path)
-            .map_err(|e| error(0, e.to_string()))?;
-        let mut grades = BTreeMap::new();
-        for (i, row) in reader.records().enumerate() {
-            let row = row.map_err(|e| error(i + 1, e.to_string()))?;
-            let line = row.position().map_or(i + 1, |p| p.line() as usize);
-            if i == 0 && row.get(0) == Some("id") {
-                continue;
-            }
-            if row.len() < 3 || row.len() > 4 {
-                return Err(error(
-                    line,
-                    format!("expected id,category,points[,comment], got {} fields", row.len()),
-                ));
-            }
-            // An id copied from `gradebook.csv` may carry the quote that kept a spreadsheet from
-            // running it: the student's id is what is under it.
-            let (id, category, points) = (from_spreadsheet_text(&row[0]), &row[1], &row[2]);
-            let Some(rubric) = assignment.category(category) else {
-                return Err(error(line, format!("no category `{category}` in {}", assignment.id)));
-            };
-            if !rubric.manual {
-                return Err(error(
-                    line,
-                    format!("category `{category}` is graded automatically, not by hand"),
-                ));
-            }
-            let points: f64 =
-                points.parse().ok().filter(|p: &f64| (0.0..=rubric.points).contains(p)).ok_or_else(|| {
-                    error(line, format!("points `{points}` are not a number 0..{}", rubric.points))
-                })?;
-            let comment = row.get(3).filter(|c| !c.is_empty()).map(str::to_owned);
-            if grades.insert((id.to_owned(), category.to_owned()), ManualGrade { points, comment }).is_some()
-            {
-                return Err(error(line, format!("a second grade for {id} in {category}")));
-            }
-        }
-        Ok(ManualGrades { grades })
-    }
-
-    /// The grade of one student in one category, if given.
-    pub fn get(&self, id: &str, category: &str) -> Option<&ManualGrade> {
-        self.grades.get(&(id.to_owned(), category.to_owned()))
-    }
-}
-
 /// A rubric category, as a column of the gradebook.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Column {
@@ -423,7 +352,8 @@ pub struct CaseStat {
     pub hidden: bool,
     /// Students who passed it.
     pub passed: usize,
-    /// Students whose grading ran it.
+    /// Students whose program ran it: a case that a build error (or the grader's own failure) kept
+    /// from running says nothing about the case, and is not counted.
     pub ran: usize,
 }
 
@@ -471,7 +401,7 @@ impl Gradebook {
             })
             .collect();
         for student in &students {
-            for outcome in &student.cases {
+            for outcome in student.cases.iter().filter(|o| o.ran()) {
                 if let Some(stat) = cases.iter_mut().find(|c| c.id == outcome.id) {
                     stat.ran += 1;
                     stat.passed += usize::from(outcome.passed);
@@ -544,7 +474,7 @@ const FORMULA_STARTS: [char; 7] = ['=', '+', '-', '@', '\t', '\r', '\0'];
 /// A text cell of `gradebook.csv` as a spreadsheet must read it: one that starts like a formula gets a
 /// `'` in front, which spreadsheets take to mean "text" and do not show. So does one that already
 /// starts with `'`, so that [`from_spreadsheet_text`] can always take the quote off again.
-fn spreadsheet_text(text: &str) -> String {
+pub(crate) fn spreadsheet_text(text: &str) -> String {
     if text.starts_with(FORMULA_STARTS) || text.starts_with('\'') {
         format!("'{text}")
     } else {
@@ -553,7 +483,7 @@ fn spreadsheet_text(text: &str) -> String {
 }
 
 /// The text under a cell that [`spreadsheet_text`] quoted (`'=1+1` is `=1+1`); any other text as it is.
-fn from_spreadsheet_text(cell: &str) -> &str {
+pub(crate) fn from_spreadsheet_text(cell: &str) -> &str {
     match cell.strip_prefix('\'') {
         Some(rest) if rest.starts_with(FORMULA_STARTS) || rest.starts_with('\'') => rest,
         _ => cell,
@@ -642,6 +572,7 @@ mod testing {
 mod tests {
     use super::testing::{columns, cube_column, student, with_cube};
     use super::*;
+    use std::path::Path;
 
     #[test]
     fn bonus_points_count_in_the_total_but_not_in_the_max() {
@@ -828,6 +759,62 @@ mod tests {
             record.row_note().as_deref(),
             Some("no file matching *.c in tina; 3 submissions under this id: tina graded; left out: tina.c, tina.zip")
         );
+    }
+
+    /// A case outcome as a record stores it.
+    fn outcome(id: &str, status: crate::report::CaseStatus) -> CaseOutcome {
+        CaseOutcome {
+            id: id.to_owned(),
+            passed: status == crate::report::CaseStatus::Passed,
+            status: serde_json::to_value(status).unwrap().as_str().unwrap().to_owned(),
+        }
+    }
+
+    #[test]
+    fn case_pass_rates_count_only_the_programs_that_were_built() {
+        use crate::report::CaseStatus;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+        let assignment = crate::load::load_assignment(&root, "checkers").unwrap();
+        let [first, second] = [&assignment.cases[0].id, &assignment.cases[1].id];
+        let with = |id: &str, status, cases: Vec<CaseOutcome>| Record {
+            cases,
+            ..student(id, id, status, 0.0, None)
+        };
+        let students = vec![
+            with(
+                "passes",
+                StudentStatus::Graded,
+                vec![outcome(first, CaseStatus::Passed), outcome(second, CaseStatus::Passed)],
+            ),
+            with(
+                "fails",
+                StudentStatus::Graded,
+                vec![outcome(first, CaseStatus::Failed), outcome(second, CaseStatus::Timeout)],
+            ),
+            // Nothing built: says nothing about either case.
+            with(
+                "unbuilt",
+                StudentStatus::BuildError,
+                vec![outcome(first, CaseStatus::BuildError), outcome(second, CaseStatus::BuildError)],
+            ),
+            // One of two builds failed: the case its program still ran counts.
+            with(
+                "half",
+                StudentStatus::BuildError,
+                vec![outcome(first, CaseStatus::Passed), outcome(second, CaseStatus::BuildError)],
+            ),
+            // The grader failed the case, not the student.
+            with(
+                "grader",
+                StudentStatus::Graded,
+                vec![outcome(first, CaseStatus::Error), outcome(second, CaseStatus::Failed)],
+            ),
+        ];
+        let book = Gradebook::new(&assignment, students);
+        let stat = |id: &str| book.cases.iter().find(|c| c.id == id).map(|c| (c.passed, c.ran)).unwrap();
+        assert_eq!(stat(first), (2, 3));
+        assert_eq!(stat(second), (1, 3));
+        assert!(book.cases[2..].iter().all(|c| c.ran == 0));
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! together, [`bless`] regenerates expected transcripts, [`cli`] is the command line.
 //!
 //! A class: [`roster`] (who handed in what) → [`batch`] (each student through [`grade`], outputs on
-//! disk) → [`gradebook`] (the class's grades, from the records on disk).
+//! disk) → [`gradebook`] (the class's grades, from the records on disk) → [`export`] (grades and
+//! feedback in the layouts Canvas and Moodle import).
 //!
 //! Publishing: [`pack`] (a student pack for `grader check`, a Gradescope autograder zip).
 
@@ -16,6 +17,7 @@ pub mod build;
 pub mod cli;
 pub mod compare;
 pub mod context;
+pub mod export;
 pub mod grade;
 pub mod gradebook;
 pub mod interactive;

@@ -542,9 +542,8 @@ fn write_pack_readme(out: &Path) -> Result<(), PackError> {
          is not a grade: it tells what each visible case is worth and how many hidden cases and points\n\
          it leaves out (the placeholders in `cases/<id>/withheld/` hold only that).\n\n\
          You need `grader` and what the assignment builds with (`gcc` for the C assignments, a JDK for\n\
-         Java). Install `grader` from the course's copy of its repository with a Rust toolchain\n\
-         (https://rustup.rs): `cargo install --locked --git <the course's grader repository> grader`,\n\
-         or use the binary your instructor publishes. Then, from the folder holding your\n\
+         Java), on Linux. `grader` is one program: download it where your course publishes it, make it\n\
+         executable (`chmod +x grader`) and put it on your PATH. Then, from the folder holding your\n\
          submission's files:\n\n",
     );
     for id in &ids {

@@ -8,7 +8,9 @@ mod text;
 
 use serde::{Deserialize, Serialize};
 
-pub use gradescope::{render_gradescope, render_gradescope_failure};
+pub use gradescope::{
+    render_gradescope, render_gradescope_failure, render_gradescope_with, GradescopeOptions, HiddenVisibility,
+};
 pub use junit::render_junit;
 pub use markdown::{render_github_annotations, render_markdown};
 pub use text::{plain_first_difference, render_text, TextOptions, Verbosity};
@@ -413,6 +415,11 @@ impl Report {
     /// Every student-facing format renders this view, never the full report.
     pub fn student_view(&self) -> Report {
         let mut view = self.clone();
+        // A folder of the grading machine means nothing to a student; a student pack keeps its cases
+        // in `cases/`.
+        if std::path::Path::new(&view.cases_root).is_absolute() {
+            view.cases_root = "cases".to_owned();
+        }
         let mut hidden: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
         for case in &mut view.cases {
             let level = match case.visibility {

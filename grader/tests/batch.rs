@@ -238,8 +238,12 @@ fn the_class_page_links_every_student_to_their_feedback() {
     let (_, out, students) = graded_class();
     let html = read(&out.join("class.html"));
     for (id, ..) in students {
-        assert!(html.contains(&format!("href=\"students/{id}/feedback.md\"")), "{id}");
-        assert!(out.join("students").join(id).join("feedback.md").is_file(), "{id}");
+        assert!(html.contains(&format!("href=\"students/{id}/feedback.html\"")), "{id}");
+        // The page beside the Markdown, rendered from it.
+        let markdown = read(&out.join("students").join(id).join("feedback.md"));
+        let page = read(&out.join("students").join(id).join("feedback.html"));
+        let heading = markdown.lines().next().unwrap().trim_start_matches("# ");
+        assert!(page.contains(&format!("<h1>{heading}</h1>")), "{id}: {page}");
     }
     let summary = read(&out.join("summary.md"));
     assert!(summary.contains("10"), "{summary}");
@@ -299,6 +303,97 @@ fn hand_grades_merge_into_the_gradebook_and_the_feedback_without_regrading() {
         let err = ManualGrades::read(&bad, common::assignment(ASSIGNMENT)).unwrap_err().to_string();
         assert!(err.contains(message) && err.contains("bad.csv:"), "{err}");
     }
+}
+
+#[test]
+fn hand_grades_are_kept_by_reruns_and_merges_until_replaced() {
+    let (root, out, _) = graded_class();
+    let assignment = common::assignment(ASSIGNMENT);
+    let dir = tempfile::tempdir().unwrap();
+    let grades = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        ManualGrades::read(&path, assignment).unwrap()
+    };
+    let row = |folder: &Path, id: &str| {
+        read(&folder.join("gradebook.csv"))
+            .lines()
+            .find(|l| l.starts_with(&format!("{id},")))
+            .unwrap()
+            .to_owned()
+    };
+    let graded_out = dir.path().join("out");
+    copy_tree(out, &graded_out);
+    let first = grades("first.csv", "12345,style,7,first\n12345,survey,10\ncorrect,style,9\n");
+    let outcome = batch::run_batch(assignment, root, &options(&graded_out, None, first)).unwrap();
+    assert_eq!((outcome.hand_grades.given, outcome.hand_grades.kept), (3, 0));
+    let with_hand = row(&graded_out, "12345");
+    assert!(with_hand.starts_with("12345,Ada Lovelace,97.00,100.00,"), "{with_hand}");
+
+    // A re-run without --manual keeps every grade, in the gradebook and in the feedback.
+    let outcome =
+        batch::run_batch(assignment, root, &options(&graded_out, None, ManualGrades::default())).unwrap();
+    assert_eq!((outcome.hand_grades.given, outcome.hand_grades.kept), (0, 3));
+    assert_eq!(row(&graded_out, "12345"), with_hand);
+    assert!(read(&graded_out.join("students/12345/feedback.md")).contains("| first |"));
+
+    // A newer grade replaces its own, and only its own.
+    let newer = grades("newer.csv", "12345,style,5,second look\n");
+    let outcome = batch::run_batch(assignment, root, &options(&graded_out, None, newer)).unwrap();
+    assert_eq!((outcome.hand_grades.given, outcome.hand_grades.kept), (1, 2));
+    assert!(
+        row(&graded_out, "12345").starts_with("12345,Ada Lovelace,95.00,"),
+        "{}",
+        row(&graded_out, "12345")
+    );
+    let stored = read(&graded_out.join(grader::gradebook::HAND_GRADES_FILE));
+    assert!(stored.contains("12345,style,5,second look") && stored.contains("correct,style,9"), "{stored}");
+
+    // Partitions graded with the grades keep them through the merge, without --manual there.
+    let parts: Vec<PathBuf> = (1..=2).map(|k| dir.path().join(format!("part-{k}"))).collect();
+    for (k, part) in parts.iter().enumerate() {
+        let partition: Partition = format!("slice:{}/2", k + 1).parse().unwrap();
+        let given = grades("first.csv", "12345,style,7,first\n12345,survey,10\ncorrect,style,9\n");
+        batch::run_batch(assignment, root, &options(part, Some(partition), given)).unwrap();
+    }
+    let merged = dir.path().join("merged");
+    let outcome = batch::merge(assignment, &parts, &merged, &ManualGrades::default()).unwrap();
+    assert_eq!(outcome.hand_grades.kept, 3);
+    assert!(row(&merged, "12345").starts_with("12345,Ada Lovelace,97.00,"), "{}", row(&merged, "12345"));
+}
+
+#[test]
+fn a_hand_grade_for_no_student_of_the_class_is_refused_before_grading() {
+    let (root, out, _) = graded_class();
+    let assignment = common::assignment(ASSIGNMENT);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("grades.csv");
+    std::fs::write(&path, "id,category,points\n12345,style,7\nAda Lovelace,survey,10\n").unwrap();
+    let manual = ManualGrades::read(&path, assignment).unwrap();
+    let graded_out = dir.path().join("out");
+    copy_tree(out, &graded_out);
+    let err = batch::run_batch(assignment, root, &options(&graded_out, None, manual.clone()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.ends_with("grades.csv:3: no student `Ada Lovelace` in the class: `Ada Lovelace` is the name of student `12345`; write the id"),
+        "{err}"
+    );
+    let err =
+        batch::merge(assignment, &[graded_out], &dir.path().join("merged"), &manual).unwrap_err().to_string();
+    assert!(err.contains("grades.csv:3: no student `Ada Lovelace`"), "{err}");
+    // From the command line: exit 2, naming the file and line.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(["batch", "-a", ASSIGNMENT, "--manual"])
+        .arg(&path)
+        .arg("--out")
+        .arg(dir.path().join("cli-out"))
+        .arg(root)
+        .current_dir(common::repo())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("grades.csv:3: no student `Ada Lovelace`"));
 }
 
 #[test]
@@ -506,4 +601,78 @@ fn a_class_zip_with_an_entry_climbing_out_grades_everyone_else_and_makes_that_ro
     let note = record["note"].as_str().unwrap();
     assert!(note.contains(&format!("path outside itself: {climbing}")), "{note}");
     assert_nowhere(&dir, &name);
+}
+
+#[test]
+fn a_class_exports_to_canvas_and_moodle_in_the_layouts_they_import() {
+    let (_, out, students) = graded_class();
+    let dir = tempfile::tempdir().unwrap();
+    let names = |zip_path: &Path| -> Vec<String> {
+        let mut archive = zip::ZipArchive::new(std::fs::File::open(zip_path).unwrap()).unwrap();
+        (0..archive.len()).map(|i| archive.by_index(i).unwrap().name().to_owned()).collect()
+    };
+    let export = |platform, column: Option<&str>| {
+        let options = grader::export::ExportOptions {
+            platform,
+            out: dir.path().to_owned(),
+            column: column.map(str::to_owned),
+            modified: Some("2026-11-26 13:00".into()),
+        };
+        grader::export::export(out, &options).unwrap()
+    };
+
+    // Canvas: the user id from the download's file name, the feedback named after the submission.
+    let canvas = export(grader::export::Platform::Canvas, Some("Trouble (4242)"));
+    assert_eq!(canvas.students, 1);
+    assert_eq!(canvas.left_out.len(), students.len() - 1, "{:?}", canvas.left_out);
+    let csv = read(&dir.path().join("canvas-grades.csv"));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "Student,ID,SIS User ID,SIS Login ID,Section,Trouble (4242)");
+    assert_eq!(lines[1], "Points Possible,,,,,100.00");
+    assert!(lines[2].starts_with("hopper,777,,,,"), "{csv}");
+    assert_eq!(names(&dir.path().join("canvas-feedback.zip")), ["hopper_LATE_777_888_feedback.html"]);
+
+    // Moodle: the worksheet's columns its upload reads, and the feedback plugin's file names.
+    let moodle = export(grader::export::Platform::Moodle, None);
+    let csv = read(&dir.path().join("moodle-grades.csv"));
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("Identifier,Full name,Grade,Maximum Grade,Last modified (grade),Feedback comments")
+    );
+    let ada = csv.lines().find(|l| l.starts_with("Participant 12345,")).unwrap();
+    assert!(ada.starts_with("Participant 12345,Ada Lovelace,80.00,100.00,2026-11-26 13:00,"), "{ada}");
+    assert!(ada.contains("style pending/10.00"), "{ada}");
+    assert!(moodle.pending.contains(&"12345".to_owned()));
+    let zipped = names(&dir.path().join("moodle-feedback.zip"));
+    assert!(
+        zipped.contains(&"Ada Lovelace_12345_assignfeedback_file_feedback.html".to_owned()),
+        "{zipped:?}"
+    );
+    // Ids that are folder names are no Moodle participant: left out, each with why.
+    let (id, why) = moodle.left_out.iter().find(|(id, _)| id == "correct").unwrap();
+    assert!(why.contains("not a Moodle participant id"), "{id}: {why}");
+}
+
+#[test]
+fn one_students_report_is_shown_again_by_id() {
+    let (_, out, _) = graded_class();
+    let shown = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(["show", "--format", "json"])
+        .arg(out)
+        .arg("12345")
+        .output()
+        .unwrap();
+    assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert_eq!(report["score"], 80.0);
+    let missing = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
+        .arg("show")
+        .arg(out)
+        .arg("12346")
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no student `12346`"));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("nearest: 12345"));
 }

@@ -269,14 +269,11 @@ fn gradescope_results_have_its_shape_hide_hidden_cases_and_exist_even_when_gradi
     assert_eq!(results["output_format"], "md");
     assert!(results["execution_time"].is_u64());
     let tests = results["tests"].as_array().unwrap();
-    let total: f64 = tests.iter().map(|t| t["score"].as_f64().unwrap()).sum();
-    // Each case's points are rounded to hundredths; the top-level score (which Gradescope shows) is not.
-    let bound = 0.005 * tests.len() as f64;
-    assert!(
-        (total - results["score"].as_f64().unwrap()).abs() <= bound,
-        "{total} against {}",
-        results["score"]
-    );
+    // The tests' points, as Gradescope adds them up, are the score and the 80 automated points exactly.
+    let hundredths = |v: &serde_json::Value| (v.as_f64().unwrap() * 100.0).round() as i64;
+    let total: i64 = tests.iter().map(|t| hundredths(&t["score"])).sum();
+    let maximum: i64 = tests.iter().map(|t| hundredths(&t["max_score"])).sum();
+    assert_eq!((total, maximum), (hundredths(&results["score"]), 8000), "{results:#}");
     let hidden: Vec<&str> = common::assignment("trouble")
         .cases
         .iter()
@@ -527,4 +524,141 @@ fn a_machine_without_checkstyle_is_the_graders_error_not_the_students() {
         .unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("`checkstyle` is not installed"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn an_output_folder_that_is_a_file_is_refused_once_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("afile");
+    std::fs::write(&file, "").unwrap();
+    let out =
+        grader(&["batch", "-a", "trouble", "--out", file.to_str().unwrap(), "fixtures/trouble"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("is a file: the outputs go in a folder"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_refused_or_unreadable_submission_is_bad_input_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let many = dir.path().join("many");
+    std::fs::create_dir(&many).unwrap();
+    for i in 0..2100 {
+        std::fs::write(many.join(format!("f{i}.h")), "").unwrap();
+    }
+    let out = grader(&["grade", many.to_str().unwrap(), "-a", "trouble"], dir.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("is refused: more than 2000 files"), "{}", text(&out.stderr));
+
+    // A file in the folder that the grader cannot read: named, and bad input too. Root reads
+    // everything, so the grader runs as nobody for this.
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped the unreadable file: needs root to run the grader as nobody");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    std::fs::write(sub.join("main.c"), "int main(void) { return 0; }").unwrap();
+    std::fs::set_permissions(sub.join("main.c"), std::fs::Permissions::from_mode(0o000)).unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(["grade", sub.to_str().unwrap(), "-a", "trouble", "--accept-readable-cases"])
+        .current_dir(repo())
+        .env("GRADER_CACHE_DIR", dir.path().join("cache"))
+        .uid(65534)
+        .gid(65534)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("sub/main.c: Permission denied"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn quiet_names_each_failed_build_and_its_first_error_not_every_case() {
+    let cache = tempfile::tempdir().unwrap();
+    let out = grader(&["grade", "fixtures/trouble/does-not-compile", "-a", "trouble", "-q"], cache.path());
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{stdout}");
+    assert!(lines[0].starts_with("BILD the `driver` build failed (38 cases not run): main.c:"), "{stdout}");
+    assert!(lines[0].contains("error:"), "{stdout}");
+    assert!(lines[1].starts_with("BILD the `game` build failed (14 cases not run): "), "{stdout}");
+    assert!(lines[2].starts_with("Score: 0.00 / 80.00"), "{stdout}");
+}
+
+#[test]
+fn the_input_of_a_failing_case_is_named_where_the_cases_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("course-cases");
+    for sub in ["trouble", "common"] {
+        for entry in walkdir::WalkDir::new(repo().join("cases").join(sub)) {
+            let entry = entry.unwrap();
+            let target =
+                cases.join(sub).join(entry.path().strip_prefix(repo().join("cases").join(sub)).unwrap());
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+            } else {
+                std::fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    }
+    let args = [
+        "--cases",
+        cases.to_str().unwrap(),
+        "grade",
+        "fixtures/trouble/bug-start-square",
+        "-a",
+        "trouble",
+        "--accept-readable-cases",
+        "--case",
+        "movePiece/*",
+    ];
+    let out = grader(&args, dir.path());
+    let stdout = text(&out.stdout);
+    let shown = format!("input: {}/trouble/movePiece/", cases.display());
+    assert!(stdout.contains(&shown), "{stdout}");
+    // A student's view names the pack's own `cases/` folder.
+    let mut student = args.to_vec();
+    student.push("--student-view");
+    let stdout = text(&grader(&student, dir.path()).stdout);
+    assert!(stdout.contains("input: cases/trouble/movePiece/"), "{stdout}");
+}
+
+#[test]
+fn a_driver_the_compilers_cannot_read_is_the_graders_error_not_a_students_build_error() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: compilers run as another user only when the grader is root");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    for sub in ["trouble", "common"] {
+        for entry in walkdir::WalkDir::new(repo().join("cases").join(sub)) {
+            let entry = entry.unwrap();
+            let target =
+                cases.join(sub).join(entry.path().strip_prefix(repo().join("cases").join(sub)).unwrap());
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+            } else {
+                std::fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    }
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let driver = cases.join("trouble/driver.c");
+    std::fs::set_permissions(&driver, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let args = ["--cases", cases.to_str().unwrap(), "grade", "fixtures/trouble/correct", "-a", "trouble"];
+    let out = grader(&args, dir.path());
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("driver.c is not readable by other users"), "{}", text(&out.stderr));
+    // Nothing was cached as the student's failure: once readable, the same cache builds it.
+    std::fs::set_permissions(&driver, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = grader(&args, dir.path());
+    assert!(out.status.success(), "{}", text(&out.stdout));
 }

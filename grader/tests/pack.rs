@@ -16,6 +16,7 @@ use common::{cache, repo};
 use grader::grade::{grade, GradeOptions};
 use grader::load::{assignment_ids, load_assignment, Assignment, Visibility};
 use grader::pack::{self, BundleOptions, PackError, ReadmeFate};
+use grader::report::HiddenVisibility;
 
 fn cases_root() -> PathBuf {
     repo().join("cases")
@@ -117,6 +118,8 @@ fn every_pack_has_exactly_the_visible_cases_and_nothing_of_the_hidden_ones() {
         let readme = fs::read_to_string(out.path().join("README.md")).unwrap();
         assert!(readme.contains(&format!("grader check -a {id} ")) && readme.contains("--cases"), "{readme}");
         assert!(readme.contains("GRADER_CASES"));
+        // Students install the grader alone: a repository of it would hold the hidden cases.
+        assert!(!readme.contains("cargo install") && !readme.contains("repository"), "{readme}");
         let own_readme = fs::read_to_string(packed.dir.join("README.md")).unwrap();
         assert!(!own_readme.contains("defect-costs") && !own_readme.contains("bug-"), "{own_readme}");
     }
@@ -249,6 +252,7 @@ fn bundle() -> &'static Path {
         let options = BundleOptions {
             grader_binary: PathBuf::from(env!("CARGO_BIN_EXE_grader")),
             require_containment: None,
+            hidden_visibility: HiddenVisibility::AfterPublished,
         };
         let written = pack::write_gradescope_bundle(&cases_root(), "trouble", &path, &options).unwrap();
         assert_eq!(written.bytes, fs::metadata(&path).unwrap().len());
@@ -365,14 +369,15 @@ impl Autograder {
 fn full_marks(results: &serde_json::Value) {
     let tests = results["tests"].as_array().unwrap();
     assert!(tests.len() >= 50, "a test per case: {results:#}");
-    let max: f64 = tests.iter().map(|t| t["max_score"].as_f64().unwrap()).sum();
-    // Each test's points are rounded to hundredths: 52 of them may miss 80 by a few.
-    assert!(
-        (max - 80.0).abs() < 0.01 * tests.len() as f64,
-        "the tests are worth the 80 automated points: {max}"
-    );
+    let max: i64 = tests.iter().map(|t| (t["max_score"].as_f64().unwrap() * 100.0).round() as i64).sum();
+    assert_eq!(max, 8000, "the tests are worth the 80 automated points exactly");
     assert_eq!(results["score"].as_f64(), Some(80.0), "{results:#}");
     assert!(tests.iter().all(|t| t["status"] == "passed"));
+    // The bundle was written with `--hidden-visibility after_published`.
+    for test in tests {
+        let hidden = test["name"].as_str().unwrap().contains("/hidden-");
+        assert_eq!(test["visibility"], if hidden { "after_published" } else { "visible" }, "{test}");
+    }
 }
 
 fn no_points(results: &serde_json::Value, why: &str) {
@@ -402,11 +407,70 @@ fn run_autograder_grades_a_correct_submission_for_full_marks_and_an_empty_one_fo
     autograder.submit(&repo().join("fixtures/trouble/correct"), "my-trouble");
     full_marks(&autograder.run(&installed));
 
-    // No source at all: the grader's own results.json, no points and why.
+    // A folder in a folder, beside the __MACOSX/ folder that macOS adds to a zip: graded from inside.
+    autograder.submit(&repo().join("fixtures/trouble/correct"), "handin/trouble/src");
+    fs::create_dir_all(autograder.path("submission/__MACOSX/handin")).unwrap();
+    full_marks(&autograder.run(&installed));
+
+    // No source at all: the grader's own results.json, no points and why, in a student's words.
     let empty = tempfile::tempdir().unwrap();
     fs::write(empty.path().join("notes.txt"), "forgot the code").unwrap();
     autograder.submit(empty.path(), "");
-    no_points(&autograder.run(&installed), "holds no file matching");
+    let results = autograder.run(&installed);
+    no_points(&results, "the submission holds no file matching *.c or *.h: upload the source files");
+    // Two folders of sources: which one is the submission is the student's to say.
+    autograder.submit(&repo().join("fixtures/trouble/correct"), "one");
+    let two = autograder.path("submission/two");
+    fs::create_dir(&two).unwrap();
+    for file in files_under(&repo().join("fixtures/trouble/correct")) {
+        fs::copy(&file, two.join(file.file_name().unwrap())).unwrap();
+    }
+    let results = autograder.run(&installed);
+    no_points(&results, "upload the source files themselves, or one folder");
+    let output = results["output"].as_str().unwrap();
+    assert!(
+        !output.contains("grader batch") && !output.contains("is it the submission's folder"),
+        "{output}"
+    );
+}
+
+#[test]
+fn a_bundle_goes_into_a_folder_that_does_not_exist_yet_and_a_visibility_gradescope_lacks_is_refused() {
+    let out = tempfile::tempdir().unwrap();
+    let zip = out.path().join("gs/trouble.zip");
+    let written = grader(&["gradescope-bundle", "-a", "trouble", "-o", zip.to_str().unwrap()]);
+    assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
+    assert!(zip.is_file());
+    let leftovers: Vec<_> =
+        fs::read_dir(out.path().join("gs")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(leftovers, ["trouble.zip"], "no temporary file left beside it");
+
+    let other = out.path().join("other.zip");
+    let refused = grader(&[
+        "gradescope-bundle",
+        "-a",
+        "trouble",
+        "-o",
+        other.to_str().unwrap(),
+        "--hidden-visibility",
+        "later",
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("visible, hidden, after_due_date, after_published"), "{message}");
+    assert!(!other.exists());
+    let not_gradescope = grader(&[
+        "grade",
+        "fixtures/trouble/correct",
+        "-a",
+        "trouble",
+        "--format",
+        "json",
+        "--hidden-visibility",
+        "hidden",
+    ]);
+    assert_eq!(not_gradescope.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&not_gradescope.stderr).contains("is for --format gradescope"));
 }
 
 #[test]

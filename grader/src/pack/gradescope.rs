@@ -7,6 +7,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use super::*;
+use crate::report::HiddenVisibility;
 use crate::run::Containment;
 
 /// A Gradescope bundle that was written.
@@ -33,6 +34,8 @@ pub struct BundleOptions {
     pub grader_binary: PathBuf,
     /// Written into `run_autograder`: refuse to grade unless programs are contained this well.
     pub require_containment: Option<Containment>,
+    /// Written into `run_autograder`: when students see the tests of hidden cases.
+    pub hidden_visibility: HiddenVisibility,
 }
 
 /// Quotes a string for a POSIX shell.
@@ -75,19 +78,31 @@ fn setup_script(assignment: &Assignment, packages: &[&str]) -> String {
 }
 
 /// `run_autograder` for an assignment.
-fn run_script(assignment: &Assignment, require: Option<Containment>) -> String {
+fn run_script(assignment: &Assignment, options: &BundleOptions) -> String {
     // Only globs that need no quoting go into the bash array that is expanded unquoted.
     let safe = |p: &&str| p.chars().all(|c| c.is_ascii_alphanumeric() || "*?._-[]".contains(c));
     let patterns: Vec<String> =
         assignment.submission_files.iter().map(glob::Pattern::as_str).filter(safe).map(shell_quote).collect();
+    // Patterns with folders (`**/*.java`) find the files anywhere in the upload: nothing to go down to.
+    let whole_tree = assignment.submission_files.iter().any(|p| p.as_str().contains('/'));
     include_str!("run_autograder.sh")
         .replace("@ASSIGNMENT@", &shell_quote(&assignment.id))
         .replace("@PATTERNS@", &patterns.join(" "))
-        .replace("@REQUIRE_CONTAINMENT@", &shell_quote(require.map_or("", Containment::name)))
+        .replace("@WHOLE_TREE@", if whole_tree { "1" } else { "" })
+        .replace(
+            "@REQUIRE_CONTAINMENT@",
+            &shell_quote(options.require_containment.map_or("", Containment::name)),
+        )
+        .replace("@HIDDEN_VISIBILITY@", &shell_quote(options.hidden_visibility.name()))
 }
 
 /// The README at the root of a bundle: what is in it and what it protects.
-fn bundle_readme(assignment: &Assignment, hidden: usize, packages: &[&str]) -> String {
+fn bundle_readme(
+    assignment: &Assignment,
+    hidden: usize,
+    packages: &[&str],
+    hidden_visibility: HiddenVisibility,
+) -> String {
     format!(
         "# Gradescope autograder for `{id}` ({title})\n\n\
          Written by `grader gradescope-bundle`. It holds every case of the assignment, the {hidden} hidden\n\
@@ -97,9 +112,12 @@ fn bundle_readme(assignment: &Assignment, hidden: usize, packages: &[&str]) -> S
            build recipes name), and prints `grader doctor` into the build log.\n\
          - `run_autograder`: run for each submission: `grader grade /autograder/submission -a {id}\n\
            --format gradescope -o /autograder/results/results.json --cases /autograder/source/cases`.\n\
+           The tests of hidden cases show their verdict and points only, with Gradescope's visibility\n\
+           `{hidden_visibility}` (`grader gradescope-bundle --hidden-visibility` chooses it).\n\
            If the grader cannot grade (no source file in the submission, a build it cannot start), its\n\
            results.json gives the reason and no points; if it is missing or dies, the script writes\n\
-           such a file itself. A submission uploaded as one folder is graded from inside it. Builds go\n\
+           such a file itself. A submission uploaded as a folder (or folders in folders, as a zip of a\n\
+           folder unpacks) is graded from the innermost one that holds its files. Builds go\n\
            to a fresh folder in /autograder/cache (root's, mode 0711: programs without namespaces reach\n\
            their own executable there, and cannot list the folder), removed at the end.\n\
          - `grader`: the grader that wrote this bundle. It must run on Gradescope's image: build it on a\n\
@@ -125,6 +143,7 @@ fn bundle_readme(assignment: &Assignment, hidden: usize, packages: &[&str]) -> S
         id = assignment.id,
         title = assignment.title,
         packages = packages.join(", "),
+        hidden_visibility = hidden_visibility.name(),
     )
 }
 
@@ -156,6 +175,8 @@ pub fn write_gradescope_bundle(
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
     };
+    // `-o gs/autograder.zip` makes `gs/`, as `grader pack` makes its folder.
+    fs::create_dir_all(folder).map_err(io_error(folder))?;
     let temp = tempfile::Builder::new().prefix(".bundle-").tempfile_in(folder).map_err(io_error(folder))?;
     let zip_error = |source| PackError::Zip { path: out.to_owned(), source };
     let mut zip = zip::ZipWriter::new(BufWriter::new(temp.as_file()));
@@ -175,13 +196,9 @@ pub fn write_gradescope_bundle(
         Ok::<(), PackError>(())
     };
     add(&mut zip, "setup.sh", 0o755, &mut setup_script(&assignment, &packages).as_bytes())?;
-    add(
-        &mut zip,
-        "run_autograder",
-        0o755,
-        &mut run_script(&assignment, options.require_containment).as_bytes(),
-    )?;
-    add(&mut zip, "README.md", 0o644, &mut bundle_readme(&assignment, hidden, &packages).as_bytes())?;
+    add(&mut zip, "run_autograder", 0o755, &mut run_script(&assignment, options).as_bytes())?;
+    let readme = bundle_readme(&assignment, hidden, &packages, options.hidden_visibility);
+    add(&mut zip, "README.md", 0o644, &mut readme.as_bytes())?;
     add(&mut zip, "grader", 0o755, &mut binary)?;
     let mut trees = vec![(assignment.dir.clone(), format!("cases/{id}"))];
     if uses_common(&assignment) && common_dir(&assignment).is_dir() {
@@ -242,9 +259,26 @@ mod tests {
         let assignment =
             load::load_assignment(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases"), "trouble")
                 .expect("trouble loads");
-        let script = run_script(&assignment, Some(Containment::NamespacesWithoutCgroups));
+        let options = |require_containment, hidden_visibility| BundleOptions {
+            grader_binary: PathBuf::from("grader"),
+            require_containment,
+            hidden_visibility,
+        };
+        let script = run_script(
+            &assignment,
+            &options(Some(Containment::NamespacesWithoutCgroups), HiddenVisibility::AfterDueDate),
+        );
         assert!(script.contains("REQUIRE_CONTAINMENT='namespaces-without-cgroups'\n"), "{script}");
         assert!(script.contains("PATTERNS=('*.c' '*.h')\n"), "{script}");
-        assert!(run_script(&assignment, None).contains("REQUIRE_CONTAINMENT=''\n"));
+        assert!(script.contains("WHOLE_TREE=\n"), "{script}");
+        assert!(script.contains("HIDDEN_VISIBILITY='after_due_date'\n"), "{script}");
+        let plain = run_script(&assignment, &options(None, HiddenVisibility::Visible));
+        assert!(
+            plain.contains("REQUIRE_CONTAINMENT=''\n") && plain.contains("HIDDEN_VISIBILITY='visible'\n")
+        );
+        let java =
+            load::load_assignment(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases"), "backgammon-ai")
+                .expect("backgammon-ai loads");
+        assert!(run_script(&java, &options(None, HiddenVisibility::Visible)).contains("WHOLE_TREE=1\n"));
     }
 }

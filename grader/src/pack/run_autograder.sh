@@ -13,8 +13,12 @@ GRADER="${GRADER_BIN:-/usr/local/bin/grader}"
 ASSIGNMENT=@ASSIGNMENT@
 # The files the assignment takes from a submission (globs without spaces).
 PATTERNS=(@PATTERNS@)
+# 1 when the assignment takes files from the whole tree of the upload (`**/*.java`).
+WHOLE_TREE=@WHOLE_TREE@
 # `grader --require-containment LEVEL gradescope-bundle` puts LEVEL here; empty: the best available.
 REQUIRE_CONTAINMENT=@REQUIRE_CONTAINMENT@
+# `gradescope-bundle --hidden-visibility WHEN`: when students see the tests of hidden cases.
+HIDDEN_VISIBILITY=@HIDDEN_VISIBILITY@
 
 # $1 as a JSON string. Only printable ASCII, tabs and line breaks are kept, so that the string is
 # valid whatever bytes the grader printed before it died.
@@ -39,10 +43,11 @@ fail() {
     exit 0
 }
 
-# Whether folder $1 holds a file the assignment takes.
+# Whether folder $1 holds a file the assignment takes. (`${a[@]+...}`: an empty array is unbound
+# to bash before 4.4 under `set -u`.)
 has_sources() {
     local pattern file
-    for pattern in "${PATTERNS[@]}"; do
+    for pattern in ${PATTERNS[@]+"${PATTERNS[@]}"}; do
         for file in "$1"/$pattern; do
             [ -f "$file" ] && return 0
         done
@@ -72,13 +77,28 @@ mkdir -p "$(dirname "$RESULTS")"
 rm -f "$RESULTS"
 [ -x "$GRADER" ] || fail "the grader is not installed at $GRADER (did setup.sh run when the image was built?)"
 
-# A submission uploaded as one folder (a zip of a folder, say) is graded from inside that folder.
+# A submission uploaded as a folder (a zip of a folder unpacks as one, a folder in a folder as two)
+# is graded from the innermost folder of that chain that holds the assignment's files: while a folder
+# holds none of them and exactly one folder of its own, go down (at most 16 levels).
 shopt -s nullglob
 submission="$SUBMISSION"
-if ! has_sources "$submission"; then
-    folders=("$SUBMISSION"/*/)
-    if [ "${#folders[@]}" -eq 1 ] && has_sources "${folders[0]}"; then
-        submission="${folders[0]%/}"
+if [ -z "$WHOLE_TREE" ]; then
+    folder="$SUBMISSION"
+    for _ in {1..16}; do
+        has_sources "$folder" && break
+        # The folders a student put there: not links, not hidden ones, not macOS's __MACOSX/.
+        folders=()
+        for inner in "$folder"/*/; do
+            inner=${inner%/}
+            if [ ! -L "$inner" ] && [ "${inner##*/}" != __MACOSX ]; then
+                folders+=("$inner")
+            fi
+        done
+        [ "${#folders[@]}" -eq 1 ] || break
+        folder=${folders[0]}
+    done
+    if [ "$folder" != "$SUBMISSION" ] && has_sources "$folder"; then
+        submission="$folder"
         echo "run_autograder: grading the files in $submission"
     fi
 fi
@@ -104,10 +124,11 @@ options=(--cases "$SOURCE/cases")
 if [ -n "$REQUIRE_CONTAINMENT" ]; then
     options+=(--require-containment "$REQUIRE_CONTAINMENT")
 fi
+grade_options=(--format gradescope --hidden-visibility "$HIDDEN_VISIBILITY")
 # The grader's messages, for the instructor and for a results.json of our own if it dies: 0600, root's.
 log=$(mktemp) || fail "cannot make a temporary file for the grader's messages"
 status=0
-"$GRADER" "${options[@]}" grade "$submission" --assignment "$ASSIGNMENT" --format gradescope \
+"$GRADER" "${options[@]}" grade "$submission" --assignment "$ASSIGNMENT" "${grade_options[@]}" \
     --output "$RESULTS" 2>"$log" || status=$?
 # For the instructor: Gradescope shows this script's output to staff only.
 cat "$log" >&2

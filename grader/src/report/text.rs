@@ -320,10 +320,35 @@ fn status_word(case: &CaseReport) -> (Style, &'static str) {
     }
 }
 
-/// `--quiet`: one line per case that lost points, then the score.
+/// `--quiet`: one line per failed build with its first error, one line per case that lost points
+/// (the cases a failed build kept from running counted on one line), then the score.
 fn render_quiet(report: &Report) -> String {
     let mut out = String::new();
-    for case in report.cases.iter().filter(|c| c.score < c.max_score || c.status != CaseStatus::Passed) {
+    for build in report.builds.iter().filter(|b| b.status == crate::report::BuildStatus::Error) {
+        let not_run = report
+            .cases
+            .iter()
+            .filter(|c| {
+                c.status == CaseStatus::BuildError
+                    && c.note.as_deref().is_some_and(|n| n.contains(&format!("`{}`", build.recipe)))
+            })
+            .count();
+        let lines = || build.log.lines().map(str::trim).filter(|l| !l.is_empty());
+        let first =
+            lines().find(|l| l.contains("error")).or_else(|| lines().next()).unwrap_or("no compiler message");
+        let _ = writeln!(
+            out,
+            "{FAIL}BILD{FAIL:#} the `{}` build failed ({not_run} cases not run): {}",
+            build.recipe,
+            safe(first)
+        );
+    }
+    for case in report
+        .cases
+        .iter()
+        .filter(|c| c.score < c.max_score || c.status != CaseStatus::Passed)
+        .filter(|c| c.status != CaseStatus::BuildError)
+    {
         let (style, word) = status_word(case);
         let bonus = if report.is_bonus(&case.category) { ", bonus" } else { "" };
         let _ = writeln!(
@@ -406,7 +431,9 @@ fn render_case(
     reproduce: bool,
     cases_root: &str,
 ) {
-    let root = shown_cases_root(cases_root);
+    // The cases folder as the report has it: the grading machine's own path for the instructor
+    // (`--cases` anywhere), `cases` in a student's view (see `Report::student_view`).
+    let root = if cases_root.is_empty() { "cases" } else { cases_root.trim_end_matches('/') };
     let (style, word) = status_word(case);
     // A student who left out the optional part reads that these losses cost nothing.
     let bonus = if bonus { ", bonus" } else { "" };
