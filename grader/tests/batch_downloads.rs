@@ -162,7 +162,10 @@ fn a_canvas_resubmitted_header_builds_and_a_late_mark_costs_the_penalty() {
     let feedback = read(&out.join("students/9/feedback.md"));
     assert!(feedback.contains("Handed in late: 10% of the "), "{feedback}");
     let summary = read(&out.join("summary.md"));
-    assert!(summary.contains("1 marked late by the download, 10% of their points taken off"), "{summary}");
+    assert!(
+        summary.contains("1 submission marked late by the download, 10% of their points taken off"),
+        "{summary}"
+    );
 }
 
 #[test]

@@ -330,7 +330,8 @@ fn download_section(book: &Gradebook) -> String {
     let mut out = String::new();
     if book.students.iter().any(|s| s.download.late.is_some()) {
         let late: Vec<&Record> = book.students.iter().filter(|s| s.download.late == Some(true)).collect();
-        let _ = write!(out, "\n{} marked late by the download", late.len());
+        let (n, s) = (late.len(), if late.len() == 1 { "" } else { "s" });
+        let _ = write!(out, "\n{n} submission{s} marked late by the download");
         match late.iter().find_map(|s| s.late_penalty) {
             Some(percent) => {
                 let _ = writeln!(out, ", {percent}% of their points taken off (`[late] penalty`).");
@@ -617,7 +618,10 @@ mod tests {
         book.students[2].origin = "c3/".to_owned();
         book.students[2].download.left_out = vec!["c3.c".to_owned(), "<b>c3</b>.zip".to_owned()];
         let md = render_summary(&book);
-        assert!(md.contains("\n1 marked late by the download, 10% of their points taken off"), "{md}");
+        assert!(
+            md.contains("\n1 submission marked late by the download, 10% of their points taken off"),
+            "{md}"
+        );
         assert!(md.contains("## Several submissions under one id"), "{md}");
         assert!(md.contains("| c3 | c3/ | c3.c, &lt;b&gt;c3&lt;/b&gt;.zip |"), "{md}");
     }
