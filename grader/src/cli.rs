@@ -193,7 +193,8 @@ enum Command {
         verbose: bool,
     },
     /// Export a class graded with `batch` for a course platform: its grade import CSV and a zip of
-    /// the feedback files, named as its bulk feedback upload expects.
+    /// the feedback files, named as its bulk feedback upload expects (or, `--to excel`, the gradebook
+    /// with the byte-order mark Excel needs).
     Export {
         /// The batch's (or merge's) output folder.
         class: PathBuf,

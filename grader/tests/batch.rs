@@ -649,6 +649,11 @@ fn a_class_exports_to_canvas_and_moodle_in_the_layouts_they_import() {
         zipped.contains(&"Ada Lovelace_12345_assignfeedback_file_feedback.html".to_owned()),
         "{zipped:?}"
     );
+    // A spreadsheet: the gradebook, with the byte-order mark Excel needs to read UTF-8.
+    export(grader::export::Platform::Excel, None);
+    let excel = std::fs::read(dir.path().join("gradebook-excel.csv")).unwrap();
+    assert_eq!(&excel[..3], b"\xEF\xBB\xBF");
+    assert_eq!(&excel[3..], std::fs::read(out.join("gradebook.csv")).unwrap().as_slice());
     // Ids that are folder names are no Moodle participant: left out, each with why.
     let (id, why) = moodle.left_out.iter().find(|(id, _)| id == "correct").unwrap();
     assert!(why.contains("not a Moodle participant id"), "{id}: {why}");
