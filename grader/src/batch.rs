@@ -11,7 +11,6 @@
 
 mod interrupt;
 mod out_folder;
-mod partial;
 mod progress;
 mod student;
 
@@ -36,7 +35,6 @@ use crate::run;
 
 pub use interrupt::{exit_code_of, signal_name, StopFlag};
 use out_folder::refuse_out_inside;
-use partial::mark_partial;
 use progress::Progress;
 use student::{describe, grade_student};
 
@@ -508,10 +506,7 @@ pub fn run_batch(
     });
     let folders = std::slice::from_ref(&options.out);
     let (manual, hand_grades) = keep_hand_grades(assignment, folders, &options.out, &options.manual)?;
-    let book = write_class(assignment, folders, &options.out, Some(&ids), &manual)?;
-    if let Some(banner) = &partial {
-        mark_partial(&options.out, banner)?;
-    }
+    let book = write_class(assignment, folders, &options.out, Some(&ids), &manual, partial)?;
     let mut statuses = BTreeMap::new();
     for record in &book.students {
         *statuses.entry(record.status.word().to_owned()).or_insert(0) += 1;
@@ -551,14 +546,15 @@ fn keep_hand_grades(
 }
 
 /// Reads the records under the output folders (only `ids`' when given), merges the hand grades,
-/// writes each student's feedback into `out` and the class's files; refuses a student graded in two
-/// folders.
+/// writes each student's feedback into `out` and the class's files (with the `partial` banner, when
+/// they hold only part of the class); refuses a student graded in two folders.
 pub fn write_class(
     assignment: &Assignment,
     folders: &[PathBuf],
     out: &Path,
     ids: Option<&BTreeSet<String>>,
     manual: &ManualGrades,
+    partial: Option<String>,
 ) -> Result<Gradebook, BatchError> {
     let mut records: BTreeMap<String, (Record, PathBuf)> = BTreeMap::new();
     for folder in folders {
@@ -602,7 +598,8 @@ pub fn write_class(
         let page = gradebook::render_feedback_html(&feedback);
         write_atomic(&target.join(gradebook::FEEDBACK_HTML_FILE), page.as_bytes())?;
     }
-    let book = Gradebook::new(assignment, records.into_values().map(|(r, _)| r).collect());
+    let mut book = Gradebook::new(assignment, records.into_values().map(|(r, _)| r).collect());
+    book.partial = partial;
     write_atomic(&out.join("gradebook.csv"), book.to_csv().as_bytes())?;
     write_atomic(&out.join("summary.md"), gradebook::render_summary(&book).as_bytes())?;
     let href =
@@ -663,7 +660,7 @@ pub fn merge(
         .collect();
     manual.check_students(&named)?;
     let (manual, hand_grades) = keep_hand_grades(assignment, folders, out, manual)?;
-    let book = write_class(assignment, folders, out, None, &manual)?;
+    let book = write_class(assignment, folders, out, None, &manual, None)?;
     let graded: BTreeSet<&str> = book.students.iter().map(|r| r.id.as_str()).collect();
     let roster: BTreeSet<&str> = infos.iter().flat_map(|i| i.roster.iter().map(String::as_str)).collect();
     let missing: Vec<String> = roster.difference(&graded).map(|s| s.to_string()).collect();

@@ -381,6 +381,9 @@ pub struct Gradebook {
     pub students: Vec<Record>,
     /// Every case of the assignment, in case order.
     pub cases: Vec<CaseStat>,
+    /// When the class files hold only part of the class (a batch stopped by a signal, `--only` on a
+    /// folder without the others' gradings): the banner that says so under their title.
+    pub partial: Option<String>,
 }
 
 impl Gradebook {
@@ -414,6 +417,7 @@ impl Gradebook {
             columns,
             students,
             cases,
+            partial: None,
         }
     }
 
@@ -591,6 +595,7 @@ mod tests {
             columns: [columns(), vec![cube_column()]].concat(),
             students: vec![with_cube(student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0)), 3.0)],
             cases: Vec::new(),
+            partial: None,
         };
         assert_eq!(
             book.to_csv(),
@@ -623,6 +628,7 @@ mod tests {
                 .map(|(id, name)| student(id, name, StudentStatus::Graded, 8.0, None))
                 .collect(),
             cases: Vec::new(),
+            partial: None,
         };
         let cells: Vec<(String, String)> =
             rows(&book.to_csv()).into_iter().map(|row| (row[0].clone(), row[1].clone())).collect();
@@ -646,6 +652,7 @@ mod tests {
             columns: columns(),
             students: vec![student("a1", "-Ada", StudentStatus::Graded, -1.5, None)],
             cases: Vec::new(),
+            partial: None,
         };
         assert_eq!(
             rows(&book.to_csv()),
@@ -716,6 +723,7 @@ mod tests {
             columns: columns(),
             students,
             cases: Vec::new(),
+            partial: None,
         };
         let ruled = book(vec![
             marked("a1", Some(true), Some(10.0)),

@@ -32,6 +32,9 @@ pub fn render_class_html(book: &Gradebook, feedback_href: &dyn Fn(&str) -> Strin
     page_head(&mut out, &title, STYLE, Some(SCRIPT));
     out.push_str("<header>\n");
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
+    if let Some(banner) = &book.partial {
+        let _ = writeln!(out, "<p class=\"partial\" role=\"status\">{}</p>", escape(banner));
+    }
     counts(&mut out, book);
     out.push_str(
         "<nav><a href=\"#students\">Students</a><a href=\"#totals\">Totals</a><a href=\"#cases\">Cases</a></nav>\n",

@@ -224,6 +224,9 @@ pub fn render_summary(book: &Gradebook) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {} ({}): class summary", inline(&book.title), inline(&book.assignment));
     out.push('\n');
+    if let Some(banner) = &book.partial {
+        let _ = writeln!(out, "**{}**\n", inline(banner));
+    }
 
     let n = book.students.len();
     let counts = status_counts(book);
@@ -413,6 +416,7 @@ mod tests {
                 case("full-board", "play", true, 0, 2),
                 case("undo", "play", false, 1, 3),
             ],
+            partial: None,
         }
     }
 

@@ -12,10 +12,11 @@ use super::super::{Column, Gradebook, Record, StudentStatus};
 use super::{escape, passed_every_case, safe_href};
 
 /// The statuses the filter offers: the word a row's `data-flags` holds, and what the menu says.
-const STATUS_FILTERS: [(&str, &str); 7] = [
+const STATUS_FILTERS: [(&str, &str); 8] = [
     ("all-passed", "passed every case"),
     ("some-failed", "built, some case failed"),
     ("pending", "hand grades pending"),
+    ("late", "marked late"),
     ("build-error", "build error"),
     ("no-files", "no files"),
     ("grader-error", "grader error"),
@@ -177,6 +178,13 @@ fn status_cell(out: &mut String, student: &Record) {
             escape(&pending.join(", "))
         );
     }
+    if student.download.late == Some(true) {
+        let title = match student.late_penalty {
+            Some(percent) => format!("marked late by the download: {percent}% of the points taken off"),
+            None => "marked late by the download".to_owned(),
+        };
+        let _ = write!(out, "<span class=\"badge badge-late\" title=\"{}\">late</span>", escape(&title));
+    }
     if let Some(note) = &student.note {
         let _ = write!(out, "<span class=\"note\">{}</span>", escape(note));
     }
@@ -189,6 +197,9 @@ fn flags(student: &Record) -> Vec<&'static str> {
     let mut flags = vec![student.status.word()];
     if !student.pending().is_empty() {
         flags.push("pending");
+    }
+    if student.download.late == Some(true) {
+        flags.push("late");
     }
     if passed_every_case(student) {
         flags.push("all-passed");

@@ -39,6 +39,7 @@ fn book() -> Gradebook {
         // Sorted by id, as a gradebook's students are: `"` sorts before letters.
         students: vec![hostile, student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0)), bo, cy],
         cases: vec![case("win-row", 2, 3), case("full-board", 0, 2), case("undo", 1, 3)],
+        partial: None,
     }
 }
 
@@ -257,6 +258,25 @@ fn build_errors_and_pending_grades_are_marked_in_words() {
     assert!(body.contains("<span class=\"badge badge-all-passed\">all passed</span>"), "{body}");
     assert!(body.contains("<span class=\"badge badge-grader-error\">grader error</span>"), "{body}");
     assert_eq!(count(body, "title=\"hand grades pending: style\">pending</span>"), 2, "{body}");
+}
+
+#[test]
+fn a_late_submission_and_a_partial_class_are_said_in_words() {
+    let mut book = book();
+    book.students[0].download.late = Some(true);
+    book.students[0].late_penalty = Some(10.0);
+    book.partial = Some("Partial: 3 of 5 students graded (stopped by SIGINT) <b>".to_owned());
+    let html = render(&book);
+    assert!(
+        html.contains("<p class=\"partial\" role=\"status\">Partial: 3 of 5 students graded (stopped by SIGINT) &lt;b&gt;</p>"),
+        "{html}"
+    );
+    let body = student_rows(&html);
+    assert_eq!(count(body, "<span class=\"badge badge-late\" title=\"marked late by the download: 10% of the points taken off\">late</span>"), 1, "{body}");
+    assert!(body.contains("data-flags=\"graded late") || body.contains(" late\""), "{body}");
+    assert_well_formed(&html);
+    let summary = crate::gradebook::render_summary(&book);
+    assert!(summary.contains("**Partial: 3 of 5 students graded"), "{summary}");
 }
 
 #[test]
