@@ -5,7 +5,7 @@
 # Usage: sh examples/class/make-download.sh DIR   (DIR must not exist yet)
 set -eu
 out=${1:?usage: make-download.sh DIR}
-here=$(cd "$(dirname "$0")/../.." && pwd)
+here=$(cd -P "$(dirname "$0")/../.." && pwd)
 fixtures=$here/fixtures/trouble
 if [ -e "$out" ]; then
     echo "make-download.sh: $out exists; give a new folder" >&2
