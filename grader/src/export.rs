@@ -9,7 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::batch::{student_dir_name, write_atomic, BatchError};
-use crate::gradebook::{Record, FEEDBACK_FILE, RECORD_FILE, STUDENTS_DIR};
+use crate::gradebook::{ManualGrades, Record, FEEDBACK_FILE, RECORD_FILE, STUDENTS_DIR};
+use crate::load::Assignment;
 
 /// The course platform an export is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -73,13 +74,23 @@ pub fn read_records(class: &Path) -> Result<Vec<Record>, BatchError> {
     Ok(records)
 }
 
-/// Writes the export of the class in `class` (a batch's output folder).
+/// Writes the export of the class in `class` (a batch's output folder, graded for `assignment`), its
+/// hand grades included.
 ///
 /// # Errors
 ///
 /// The folder is not a batch's output, or a file cannot be written.
-pub fn export(class: &Path, options: &ExportOptions) -> Result<ExportOutcome, BatchError> {
-    let records = read_records(class)?;
+pub fn export(
+    class: &Path,
+    assignment: &Assignment,
+    options: &ExportOptions,
+) -> Result<ExportOutcome, BatchError> {
+    let mut records = read_records(class)?;
+    // The hand grades live beside the records (`hand-grades.csv`), as the gradebook reads them.
+    let manual = ManualGrades::stored(class, assignment)?;
+    for record in &mut records {
+        record.apply_manual(&manual);
+    }
     let mut left_out = Vec::new();
     let mut exported: Vec<(&Record, String)> = Vec::new();
     for record in &records {

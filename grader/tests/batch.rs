@@ -618,7 +618,7 @@ fn a_class_exports_to_canvas_and_moodle_in_the_layouts_they_import() {
             column: column.map(str::to_owned),
             modified: Some("2026-11-26 13:00".into()),
         };
-        grader::export::export(out, &options).unwrap()
+        grader::export::export(out, common::assignment(ASSIGNMENT), &options).unwrap()
     };
 
     // Canvas: the user id from the download's file name, the feedback named after the submission.

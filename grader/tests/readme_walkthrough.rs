@@ -65,4 +65,8 @@ fn the_instructors_day_runs_as_the_readme_writes_it() {
     assert!(ada.starts_with("10001,Ada Lovelace,99.00,100.00,"), "{ada}");
     let worksheet = std::fs::read_to_string(graded.join("moodle-grades.csv")).unwrap();
     assert_eq!(worksheet.lines().count(), 7, "{worksheet}");
+    // The hand grades are in what the platform imports.
+    let ada = worksheet.lines().find(|l| l.starts_with("Participant 10001,")).unwrap();
+    assert!(ada.starts_with("Participant 10001,Ada Lovelace,99.00,100.00,"), "{ada}");
+    assert!(stderr.contains("5 of them have hand grades pending"), "{stderr}");
 }

@@ -229,8 +229,16 @@ pub(super) fn show(args: ShowArgs) -> anyhow::Result<u8> {
 }
 
 /// `grader export`.
-pub(super) fn export(args: ExportArgs) -> anyhow::Result<u8> {
+pub(super) fn export(cases: &Path, args: ExportArgs) -> anyhow::Result<u8> {
     let ExportArgs { class, to, out, column, modified } = args;
+    // The class folder names its assignment: its rubric reads the hand grades kept there.
+    let info: crate::batch::BatchInfo = std::fs::read(class.join(crate::gradebook::BATCH_FILE))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .ok_or_else(|| {
+            UsageError(format!("{} is not a batch's output (no readable batch.json)", class.display()))
+        })?;
+    let assignment = load::load_assignment(cases, &info.assignment)?;
     if let Some(out) = &out {
         out_folder(out)?;
     }
@@ -245,7 +253,7 @@ pub(super) fn export(args: ExportArgs) -> anyhow::Result<u8> {
         column,
         modified,
     };
-    let outcome = crate::export::export(&class, &options).map_err(batch_error)?;
+    let outcome = crate::export::export(&class, &assignment, &options).map_err(batch_error)?;
     let mut err = anstream::stderr();
     let files: Vec<String> = outcome.files.iter().map(|f| f.display().to_string()).collect();
     writeln!(err, "{} students exported: {}", outcome.students, files.join(", "))?;

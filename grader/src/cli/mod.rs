@@ -384,7 +384,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Batch(args) => class::batch(&cases, args, level()?, cli.accept_readable_cases),
         Command::Merge(args) => class::merge(&cases, args),
         Command::Show(args) => class::show(args),
-        Command::Export(args) => class::export(args),
+        Command::Export(args) => class::export(&cases, args),
         Command::Render { report, format, output, student_view, quiet, verbose } => {
             let text = std::fs::read_to_string(&report)
                 .with_context(|| format!("cannot read the report {}", report.display()))?;
