@@ -5,11 +5,17 @@
 //!
 //! A re-run reuses a student's record when the key (grader version, assignment folder, the student's
 //! files) is unchanged; every file is written atomically, so an interrupted run leaves whole files
-//! and resumes where it stopped.
+//! and resumes where it stopped. SIGINT or SIGTERM ([`StopFlag`]) stops a batch cleanly: no new
+//! student, those under way left to the next run, the class files of the students graded so far
+//! marked as partial.
+
+mod interrupt;
+mod out_folder;
+mod progress;
+mod student;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -17,8 +23,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::build::Submission;
-use crate::grade::{self, GradeOptions};
+use crate::grade::GradeOptions;
 use crate::gradebook::{
     self, Gradebook, ManualGrades, ManualGradesError, Record, StudentStatus, BATCH_FILE, FEEDBACK_FILE,
     HAND_GRADES_FILE, RECORD_FILE, REPORT_FILE, STUDENTS_DIR,
@@ -27,6 +32,11 @@ use crate::load::Assignment;
 use crate::report::Report;
 use crate::roster::{self, ArchiveCaps, Entry};
 use crate::run;
+
+pub use interrupt::{exit_code_of, signal_name, StopFlag};
+use out_folder::refuse_out_inside;
+use progress::Progress;
+use student::{describe, grade_student};
 
 /// A stable share of a class: `hash:K/N` (by a hash of the id: stable as students come and go) or
 /// `slice:K/N` (the K-th of N runs of the sorted ids). K counts from 1.
@@ -118,6 +128,11 @@ pub struct BatchOptions {
     pub manual: ManualGrades,
     /// Re-grade students whose record is up to date.
     pub force: bool,
+    /// Grade only these students (by id), even when up to date; the class files keep the others'
+    /// records as they are. Empty: every student of the share.
+    pub only: Vec<String>,
+    /// Set when the batch is asked to stop (SIGINT, SIGTERM).
+    pub stop: StopFlag,
     /// Caps on students' archives.
     pub caps: ArchiveCaps,
     /// How each student is graded.
@@ -135,8 +150,16 @@ pub struct BatchOutcome {
     pub graded: usize,
     /// Up to date, reused.
     pub reused: usize,
-    /// Of the selected, how many by status.
+    /// Of the students in the class files, how many by status.
     pub statuses: BTreeMap<String, usize>,
+    /// Students in the class files (fewer than `selected` when the batch was stopped, or `--only`
+    /// graded a class whose others have no grading yet).
+    pub in_class_files: usize,
+    /// The signal that stopped the batch before every student was graded.
+    pub interrupted: Option<i32>,
+    /// What the roster found that the instructor must look at (several submissions under one id),
+    /// said on stderr as found, and in `summary.md`.
+    pub warnings: Vec<String>,
     /// The hand grades now in the outputs: kept from an earlier run, and given now with `--manual`.
     pub hand_grades: HandGradesKept,
 }
@@ -180,6 +203,28 @@ pub enum BatchError {
     /// Partial outputs that cannot be merged.
     #[error("{0}")]
     Merge(String),
+    /// The output folder is inside the class folder: the next run would take it for a student.
+    #[error(
+        "the output folder {} is inside the class folder {}: choose an --out outside it",
+        out.display(),
+        root.display()
+    )]
+    OutInsideClass {
+        /// The output folder, as given.
+        out: PathBuf,
+        /// The class folder, as given.
+        root: PathBuf,
+    },
+    /// `--only` names ids the class does not have.
+    #[error("no student {} in {} (its ids: {known})", unknown.iter().map(|id| format!("`{id}`")).collect::<Vec<_>>().join(", "), root.display())]
+    UnknownStudents {
+        /// The ids not found.
+        unknown: Vec<String>,
+        /// The class.
+        root: PathBuf,
+        /// A few ids it has, for the eye.
+        known: String,
+    },
 }
 
 /// Writes a file atomically: a temporary file in the same folder, renamed over the target. The file
@@ -251,74 +296,55 @@ fn read_record(path: &Path) -> Option<Record> {
     serde_json::from_slice(&std::fs::read(path).ok()?).ok()
 }
 
-/// Where progress goes: a bar on a terminal, plain lines otherwise.
-enum Progress {
-    Bar(indicatif::ProgressBar),
-    Lines { total: usize, done: AtomicUsize },
-}
-
-impl Progress {
-    fn new(total: usize) -> Progress {
-        if std::io::stderr().is_terminal() {
-            let bar = indicatif::ProgressBar::new(total as u64);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} students, {msg} ({eta} left)")
-                    .expect("a valid template"),
-            );
-            Progress::Bar(bar)
-        } else {
-            Progress::Lines { total, done: AtomicUsize::new(0) }
-        }
-    }
-
-    fn finished(&self, record: &Record, reused: bool, running: usize, failures: usize, seconds: f64) {
-        match self {
-            Progress::Bar(bar) => {
-                bar.set_message(format!("{running} running, {failures} not graded"));
-                bar.inc(1);
-            }
-            Progress::Lines { total, done } => {
-                let done = done.fetch_add(1, Ordering::SeqCst) + 1;
-                let how = if reused { "up to date".to_owned() } else { format!("{seconds:.1} s") };
-                // The id comes from a file name of the class: shown, never run by the terminal.
-                eprintln!(
-                    "[{done}/{total}] {}: {:.2} / {:.2} {} ({how})",
-                    crate::report::escape::inert(&record.id, &[]),
-                    record.total(),
-                    record.max(),
-                    record.status.word()
-                );
-            }
-        }
-    }
-
-    fn finish(&self) {
-        if let Progress::Bar(bar) = self {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-/// Grades every student of `root` (or the share `options.partition` names) into `options.out`,
-/// then writes the class's files from every record there.
+/// Grades every student of `root` (or the share `options.partition` names, or the students
+/// `options.only` names) into `options.out`, then writes the class's files from the records there.
 pub fn run_batch(
     assignment: &Assignment,
     root: &Path,
     options: &BatchOptions,
 ) -> Result<BatchOutcome, BatchError> {
+    refuse_out_inside(root, &options.out)?;
     let entries = roster::discover(root, &assignment.submission_files, options.caps)?;
     let roster_ids: Vec<String> = entries.iter().map(|e| e.id.clone()).collect();
+    let unknown: Vec<String> = options.only.iter().filter(|id| !roster_ids.contains(id)).cloned().collect();
+    if !unknown.is_empty() {
+        let mut known = roster_ids.iter().take(8).cloned().collect::<Vec<_>>().join(", ");
+        if roster_ids.len() > 8 {
+            known.push_str(", ...");
+        }
+        return Err(BatchError::UnknownStudents { unknown, root: root.to_owned(), known });
+    }
+    let warnings: Vec<String> = entries
+        .iter()
+        .filter(|e| !e.facts.left_out.is_empty())
+        .map(|e| {
+            let left_out: Vec<String> = e.facts.left_out.iter().map(|o| format!("`{o}`")).collect();
+            format!(
+                "{} submissions under the id `{}`: `{}` is graded; left out: {} (keep one and re-run to grade another)",
+                e.facts.left_out.len() + 1,
+                e.id,
+                e.origin,
+                left_out.join(", ")
+            )
+        })
+        .collect();
+    for warning in &warnings {
+        // Said before the grading, not only at its end: the instructor can stop and fix the download.
+        eprintln!("warning: {}", crate::report::escape::inert(warning, &[]));
+    }
     // A hand grade for nobody is refused before anyone is graded: it would be dropped silently.
     let named: Vec<(String, Option<String>)> =
         entries.iter().map(|e| (e.id.clone(), e.name.clone())).collect();
     options.manual.check_students(&named)?;
     let total = entries.len();
-    let selected: Vec<Entry> = entries
+    let share: Vec<Entry> = entries
         .into_iter()
         .enumerate()
         .filter(|(i, e)| options.partition.is_none_or(|p| p.contains(&e.id, *i, total)))
         .map(|(_, e)| e)
         .collect();
+    let selected: Vec<&Entry> =
+        share.iter().filter(|e| options.only.is_empty() || options.only.contains(&e.id)).collect();
 
     let info_path = options.out.join(BATCH_FILE);
     if let Some(found) =
@@ -345,60 +371,100 @@ pub fn run_batch(
     let queue = Mutex::new(selected.iter());
     let (running, failures, graded, reused) =
         (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
+    let workers = AtomicUsize::new(options.jobs.max(1) + 1);
+    // The students whose record this run wrote or found up to date.
+    let done: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
     let first_error: Mutex<Option<BatchError>> = Mutex::new(None);
     run::set_slot_count(options.jobs);
+    // Says once that a signal was heard: at once, even while every worker is busy with a long grading.
+    let announced = std::sync::atomic::AtomicBool::new(false);
+    let announce = |signal: i32| {
+        if !announced.swap(true, Ordering::SeqCst) {
+            let under_way = match running.load(Ordering::SeqCst) {
+                0 => String::new(),
+                n => format!(
+                    "; the {n} under way finish and are graded again by the next run (send it again to stop \
+                     at once)"
+                ),
+            };
+            progress.say(&format!("{}: starting no new student{under_way}", signal_name(signal)));
+        }
+    };
     std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while workers.load(Ordering::SeqCst) > 0 {
+                if let Some(signal) = options.stop.signal() {
+                    announce(signal);
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        });
         for _ in 0..=options.jobs.max(1) {
-            scope.spawn(|| loop {
-                let Some(entry) = queue.lock().expect("no panic holds the queue").next() else { break };
-                running.fetch_add(1, Ordering::SeqCst);
-                let started = Instant::now();
-                // A bug of the grader's own while grading one student is that student's row.
-                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    grade_student(assignment, entry, &key, options)
-                }))
-                .unwrap_or_else(|panic| {
-                    let what = panic
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default();
-                    let note =
-                        format!("the grader failed on this submission (a bug of the grader's): {what}");
-                    let record = Record::ungraded(
-                        assignment,
-                        &entry.id,
-                        entry.name.as_deref(),
-                        &entry.origin,
-                        "",
-                        StudentStatus::GraderError,
-                        note,
-                    );
-                    let path =
-                        options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id)).join(RECORD_FILE);
-                    write_atomic(&path, &serde_json::to_vec_pretty(&record).expect("serialisable"))
-                        .map(|()| (record, false))
-                });
-                running.fetch_sub(1, Ordering::SeqCst);
-                match outcome {
-                    Ok((record, was_reused)) => {
-                        if matches!(record.status, StudentStatus::GraderError | StudentStatus::NoFiles) {
-                            failures.fetch_add(1, Ordering::SeqCst);
-                        }
-                        (if was_reused { &reused } else { &graded }).fetch_add(1, Ordering::SeqCst);
-                        progress.finished(
-                            &record,
-                            was_reused,
-                            running.load(Ordering::SeqCst),
-                            failures.load(Ordering::SeqCst),
-                            started.elapsed().as_secs_f64(),
-                        );
-                    }
-                    Err(e) => {
-                        first_error.lock().expect("no panic holds it").get_or_insert(e);
+            scope.spawn(|| {
+                loop {
+                    if let Some(signal) = options.stop.signal() {
+                        announce(signal);
                         break;
                     }
+                    let Some(entry) = queue.lock().expect("no panic holds the queue").next() else { break };
+                    running.fetch_add(1, Ordering::SeqCst);
+                    let started = Instant::now();
+                    // A bug of the grader's own while grading one student is that student's row.
+                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        grade_student(assignment, entry, &key, options)
+                    }))
+                    .unwrap_or_else(|panic| {
+                        let what = panic
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_default();
+                        let note =
+                            format!("the grader failed on this submission (a bug of the grader's): {what}");
+                        let mut record = Record::ungraded(
+                            assignment,
+                            &entry.id,
+                            entry.name.as_deref(),
+                            &entry.origin,
+                            "",
+                            StudentStatus::GraderError,
+                            note,
+                        );
+                        describe(&mut record, entry, assignment);
+                        let path = options
+                            .out
+                            .join(STUDENTS_DIR)
+                            .join(student_dir_name(&entry.id))
+                            .join(RECORD_FILE);
+                        write_atomic(&path, &serde_json::to_vec_pretty(&record).expect("serialisable"))
+                            .map(|()| Some((record, false)))
+                    });
+                    running.fetch_sub(1, Ordering::SeqCst);
+                    match outcome {
+                        Ok(Some((record, was_reused))) => {
+                            if matches!(record.status, StudentStatus::GraderError | StudentStatus::NoFiles) {
+                                failures.fetch_add(1, Ordering::SeqCst);
+                            }
+                            (if was_reused { &reused } else { &graded }).fetch_add(1, Ordering::SeqCst);
+                            done.lock().expect("no panic holds it").insert(entry.id.clone());
+                            progress.finished(
+                                &record,
+                                was_reused,
+                                running.load(Ordering::SeqCst),
+                                failures.load(Ordering::SeqCst),
+                                started.elapsed().as_secs_f64(),
+                            );
+                        }
+                        // Graded while a signal asked to stop: left to the next run.
+                        Ok(None) => {}
+                        Err(e) => {
+                            first_error.lock().expect("no panic holds it").get_or_insert(e);
+                            break;
+                        }
+                    }
                 }
+                workers.fetch_sub(1, Ordering::SeqCst);
             });
         }
     });
@@ -406,11 +472,41 @@ pub fn run_batch(
     if let Some(e) = first_error.into_inner().expect("no panic holds it") {
         return Err(e);
     }
+    let done = done.into_inner().expect("no panic holds it");
+    let interrupted = options.stop.signal().filter(|_| done.len() < selected.len());
 
-    let ids: BTreeSet<String> = selected.iter().map(|e| e.id.clone()).collect();
+    // The class files: every student graded now, and of the others of the share those whose record
+    // is as they left it (`--only`) or up to date (a stopped run).
+    let mut ids = done;
+    for entry in &share {
+        if ids.contains(&entry.id) {
+            continue;
+        }
+        let record =
+            read_record(&options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id)).join(RECORD_FILE));
+        let kept = record.is_some_and(|r| {
+            r.id == entry.id && (!options.only.is_empty() || r.key == student_key(&key, entry))
+        });
+        if kept {
+            ids.insert(entry.id.clone());
+        }
+    }
+    let partial = (ids.len() < share.len()).then(|| match interrupted {
+        Some(signal) => format!(
+            "Partial: {} of {} students graded (stopped by {}); re-run the same command to resume.",
+            ids.len(),
+            share.len(),
+            signal_name(signal)
+        ),
+        None => format!(
+            "Partial: {} of {} students have a grading here; run `grader batch` without --only to grade the others.",
+            ids.len(),
+            share.len()
+        ),
+    });
     let folders = std::slice::from_ref(&options.out);
     let (manual, hand_grades) = keep_hand_grades(assignment, folders, &options.out, &options.manual)?;
-    let book = write_class(assignment, folders, &options.out, Some(&ids), &manual)?;
+    let book = write_class(assignment, folders, &options.out, Some(&ids), &manual, partial)?;
     let mut statuses = BTreeMap::new();
     for record in &book.students {
         *statuses.entry(record.status.word().to_owned()).or_insert(0) += 1;
@@ -421,6 +517,9 @@ pub fn run_batch(
         graded: graded.into_inner(),
         reused: reused.into_inner(),
         statuses,
+        in_class_files: book.students.len(),
+        interrupted,
+        warnings,
         hand_grades,
     })
 }
@@ -446,75 +545,16 @@ fn keep_hand_grades(
     Ok((all, kept))
 }
 
-/// Grades one student (or reuses an up-to-date record) and writes their report and record.
-fn grade_student(
-    assignment: &Assignment,
-    entry: &Entry,
-    assignment_key: &str,
-    options: &BatchOptions,
-) -> Result<(Record, bool), BatchError> {
-    let dir = options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id));
-    let key = student_key(assignment_key, entry);
-    if !options.force {
-        if let Some(record) = read_record(&dir.join(RECORD_FILE)).filter(|r| r.key == key && r.id == entry.id)
-        {
-            return Ok((record, true));
-        }
-    }
-    let name = entry.name.as_deref();
-    let record = match &entry.files {
-        Err(message) => Record::ungraded(
-            assignment,
-            &entry.id,
-            name,
-            &entry.origin,
-            &key,
-            StudentStatus::GraderError,
-            message.clone(),
-        ),
-        Ok(files) if files.is_empty() => {
-            let patterns: Vec<String> =
-                assignment.submission_files.iter().map(|p| p.as_str().to_owned()).collect();
-            let note = format!("no file matching {} in {}", patterns.join(" or "), entry.origin);
-            Record::ungraded(assignment, &entry.id, name, &entry.origin, &key, StudentStatus::NoFiles, note)
-        }
-        Ok(files) => {
-            let submission = Submission { path: PathBuf::from(&entry.origin), files: files.clone() };
-            match grade::grade_submission(assignment, &submission, &options.grade) {
-                Ok(report) => {
-                    let json = crate::report::render_json(&report);
-                    write_atomic(&dir.join(REPORT_FILE), json.as_bytes())?;
-                    Record::from_report(assignment, &report, &entry.id, name, &entry.origin, &key)
-                }
-                Err(e) => Record::ungraded(
-                    assignment,
-                    &entry.id,
-                    name,
-                    &entry.origin,
-                    &key,
-                    StudentStatus::GraderError,
-                    format!("the grader could not grade it: {e}"),
-                ),
-            }
-        }
-    };
-    if record.status != StudentStatus::Graded && record.status != StudentStatus::BuildError {
-        // A report of an earlier grading of other files would be misleading now.
-        let _ = std::fs::remove_file(dir.join(REPORT_FILE));
-    }
-    write_atomic(&dir.join(RECORD_FILE), &serde_json::to_vec_pretty(&record).expect("serialisable"))?;
-    Ok((record, false))
-}
-
 /// Reads the records under the output folders (only `ids`' when given), merges the hand grades,
-/// writes each student's feedback into `out` and the class's files; refuses a student graded in two
-/// folders.
+/// writes each student's feedback into `out` and the class's files (with the `partial` banner, when
+/// they hold only part of the class); refuses a student graded in two folders.
 pub fn write_class(
     assignment: &Assignment,
     folders: &[PathBuf],
     out: &Path,
     ids: Option<&BTreeSet<String>>,
     manual: &ManualGrades,
+    partial: Option<String>,
 ) -> Result<Gradebook, BatchError> {
     let mut records: BTreeMap<String, (Record, PathBuf)> = BTreeMap::new();
     for folder in folders {
@@ -555,12 +595,21 @@ pub fn write_class(
             None => gradebook::render_ungraded_feedback(&assignment.title, record, &columns),
         };
         write_atomic(&target.join(FEEDBACK_FILE), feedback.as_bytes())?;
+        let page = gradebook::render_feedback_html(&feedback);
+        write_atomic(&target.join(gradebook::FEEDBACK_HTML_FILE), page.as_bytes())?;
     }
-    let book = Gradebook::new(assignment, records.into_values().map(|(r, _)| r).collect());
+    let mut book = Gradebook::new(assignment, records.into_values().map(|(r, _)| r).collect());
+    book.partial = partial;
     write_atomic(&out.join("gradebook.csv"), book.to_csv().as_bytes())?;
     write_atomic(&out.join("summary.md"), gradebook::render_summary(&book).as_bytes())?;
-    let href = |id: &str| format!("{STUDENTS_DIR}/{}/{FEEDBACK_FILE}", student_dir_name(id));
-    write_atomic(&out.join("class.html"), gradebook::render_class_html(&book, &href).as_bytes())?;
+    let href =
+        |id: &str| format!("{STUDENTS_DIR}/{}/{}", student_dir_name(id), gradebook::FEEDBACK_HTML_FILE);
+    // The page shows each row's note: there, the other submissions under a student's id too.
+    let mut page = book.clone();
+    for student in &mut page.students {
+        student.note = student.row_note();
+    }
+    write_atomic(&out.join("class.html"), gradebook::render_class_html(&page, &href).as_bytes())?;
     Ok(book)
 }
 
@@ -611,7 +660,7 @@ pub fn merge(
         .collect();
     manual.check_students(&named)?;
     let (manual, hand_grades) = keep_hand_grades(assignment, folders, out, manual)?;
-    let book = write_class(assignment, folders, out, None, &manual)?;
+    let book = write_class(assignment, folders, out, None, &manual, None)?;
     let graded: BTreeSet<&str> = book.students.iter().map(|r| r.id.as_str()).collect();
     let roster: BTreeSet<&str> = infos.iter().flat_map(|i| i.roster.iter().map(String::as_str)).collect();
     let missing: Vec<String> = roster.difference(&graded).map(|s| s.to_string()).collect();

@@ -2,13 +2,15 @@
 //! imports. Canvas: the gradebook's import CSV, and a zip of feedback files named as its "Re-Upload
 //! Submissions" expects (each file after the student's submission it answers). Moodle: the
 //! assignment's offline grading worksheet, and a zip of feedback files as its "Upload multiple
-//! feedback files in a zip" expects (`Full Name_participant_assignfeedback_file_...`).
+//! feedback files in a zip" expects (`Full Name_participant_assignfeedback_file_...`). A spreadsheet:
+//! the gradebook with the byte-order mark Excel needs to read UTF-8.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::batch::{student_dir_name, write_atomic, BatchError};
-use crate::gradebook::{Record, FEEDBACK_FILE, RECORD_FILE, STUDENTS_DIR};
+use crate::gradebook::{ManualGrades, Record, FEEDBACK_FILE, RECORD_FILE, STUDENTS_DIR};
+use crate::load::Assignment;
 
 /// The course platform an export is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -17,6 +19,9 @@ pub enum Platform {
     Canvas,
     /// Moodle: the assignment's grading worksheet, feedback files in a zip.
     Moodle,
+    /// A spreadsheet: `gradebook.csv` with a UTF-8 byte-order mark, without which Excel reads the
+    /// file in the machine's legacy code page and garbles names such as `Zoë`.
+    Excel,
 }
 
 /// What to export, and where.
@@ -69,13 +74,23 @@ pub fn read_records(class: &Path) -> Result<Vec<Record>, BatchError> {
     Ok(records)
 }
 
-/// Writes the export of the class in `class` (a batch's output folder).
+/// Writes the export of the class in `class` (a batch's output folder, graded for `assignment`), its
+/// hand grades included.
 ///
 /// # Errors
 ///
 /// The folder is not a batch's output, or a file cannot be written.
-pub fn export(class: &Path, options: &ExportOptions) -> Result<ExportOutcome, BatchError> {
-    let records = read_records(class)?;
+pub fn export(
+    class: &Path,
+    assignment: &Assignment,
+    options: &ExportOptions,
+) -> Result<ExportOutcome, BatchError> {
+    let mut records = read_records(class)?;
+    // The hand grades live beside the records (`hand-grades.csv`), as the gradebook reads them.
+    let manual = ManualGrades::stored(class, assignment)?;
+    for record in &mut records {
+        record.apply_manual(&manual);
+    }
     let mut left_out = Vec::new();
     let mut exported: Vec<(&Record, String)> = Vec::new();
     for record in &records {
@@ -86,15 +101,14 @@ pub fn export(class: &Path, options: &ExportOptions) -> Result<ExportOutcome, Ba
     }
     let pending =
         exported.iter().filter(|(r, _)| !r.pending().is_empty()).map(|(r, _)| r.id.clone()).collect();
-    let (grades_name, zip_name) = match options.platform {
-        Platform::Canvas => ("canvas-grades.csv", "canvas-feedback.zip"),
-        Platform::Moodle => ("moodle-grades.csv", "moodle-feedback.zip"),
-    };
-    let grades = match options.platform {
-        Platform::Canvas => canvas_csv(&exported, options.column.as_deref()),
+    let (grades_name, zip_name, grades) = match options.platform {
+        Platform::Excel => return spreadsheet(class, records.len(), options),
+        Platform::Canvas => {
+            ("canvas-grades.csv", "canvas-feedback.zip", canvas_csv(&exported, options.column.as_deref()))
+        }
         Platform::Moodle => {
             let modified = options.modified.clone().unwrap_or_else(now_utc);
-            moodle_csv(&exported, &modified)
+            ("moodle-grades.csv", "moodle-feedback.zip", moodle_csv(&exported, &modified))
         }
     };
     let grades_path = options.out.join(grades_name);
@@ -104,12 +118,24 @@ pub fn export(class: &Path, options: &ExportOptions) -> Result<ExportOutcome, Ba
     Ok(ExportOutcome { files: vec![grades_path, zip_path], students: exported.len(), left_out, pending })
 }
 
+/// The class's `gradebook.csv` with a UTF-8 byte-order mark, as `gradebook-excel.csv`.
+fn spreadsheet(class: &Path, students: usize, options: &ExportOptions) -> Result<ExportOutcome, BatchError> {
+    let source = class.join("gradebook.csv");
+    let csv = std::fs::read(&source).map_err(|e| {
+        BatchError::Merge(format!("cannot read {}: {e} (it is what `grader batch` writes)", source.display()))
+    })?;
+    let path = options.out.join("gradebook-excel.csv");
+    write_atomic(&path, &[b"\xEF\xBB\xBF".as_slice(), &csv].concat())?;
+    Ok(ExportOutcome { files: vec![path], students, left_out: Vec::new(), pending: Vec::new() })
+}
+
 /// The file name prefix that ties a feedback file to its student on `platform` (Canvas: the one of
 /// the student's submitted file, `name_[LATE_]user_attachment_`; Moodle: `Full
 /// Name_participant_assignfeedback_file_`), or why this student cannot be exported there.
 fn platform_name(platform: Platform, record: &Record) -> Result<String, String> {
     let numeric = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     match platform {
+        Platform::Excel => Ok(String::new()),
         Platform::Canvas => {
             // Canvas reads the first two all-digit words of the name as user and attachment ids.
             let first = record.origin.split(", ").next().unwrap_or("");

@@ -291,6 +291,8 @@ pub fn grade_submission(
         assignment: assignment.id.clone(),
         title: assignment.title.clone(),
         submission: submission.path.display().to_string(),
+        submission_files: submission.files.iter().map(|f| f.name.clone()).collect(),
+        submission_notes: Vec::new(),
         visible_only: options.visible_only,
         only: options.only.iter().map(|p| p.as_str().to_owned()).collect(),
         cases_root: assignment.dir.parent().map(|p| p.display().to_string()).unwrap_or_default(),
@@ -311,6 +313,7 @@ pub fn grade_submission(
                 cached: b.cached,
                 log: b.log.clone(),
                 seconds: b.duration.as_secs_f64(),
+                hint: BuildReport::hint_of(&b.log, &assignment.id),
             })
             .collect(),
         probe,

@@ -3,6 +3,7 @@
 //! partitions of one merged) and rendered as `gradebook.csv`, `summary.md` and `class.html`.
 
 mod feedback;
+mod feedback_html;
 mod html;
 mod manual;
 mod summary;
@@ -10,12 +11,14 @@ mod summary;
 use serde::{Deserialize, Serialize};
 
 pub use feedback::{render_feedback, render_ungraded_feedback};
+pub use feedback_html::render_feedback_html;
 pub use html::render_class_html;
 pub use manual::{ManualGrade, ManualGrades, ManualGradesError, HAND_GRADES_FILE};
 pub use summary::render_summary;
 
 use crate::load::{Assignment, Visibility};
 use crate::report::Report;
+use crate::roster::Facts;
 
 /// Where a student's files go inside a batch's output folder: `students/<id>/`.
 pub const STUDENTS_DIR: &str = "students";
@@ -25,6 +28,8 @@ pub const RECORD_FILE: &str = "record.json";
 pub const REPORT_FILE: &str = "report.json";
 /// A student's feedback, to hand to them.
 pub const FEEDBACK_FILE: &str = "feedback.md";
+/// The same feedback as a page of its own, which the class page links to.
+pub const FEEDBACK_HTML_FILE: &str = "feedback.html";
 /// What a batch was asked to do: assignment, partition, the whole roster (to name gaps on merge).
 pub const BATCH_FILE: &str = "batch.json";
 
@@ -85,6 +90,14 @@ pub struct CaseOutcome {
     pub status: String,
 }
 
+impl CaseOutcome {
+    /// The student's program ran the case: it was built, and the grader did not fail.
+    pub fn ran(&self) -> bool {
+        // The words of `CaseStatus::BuildError` and `CaseStatus::Error` as the record stores them.
+        !matches!(self.status.as_str(), "build_error" | "error")
+    }
+}
+
 /// What one student's grading leaves for the class: enough for the gradebook, the summary and the
 /// class page without the full report.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -108,13 +121,55 @@ pub struct Record {
     pub categories: Vec<CategoryScore>,
     /// Every case, in case order (empty when nothing could run).
     pub cases: Vec<CaseOutcome>,
+    /// What the class download said beyond the files: the late mark, files renamed or left out, other
+    /// submissions under the same id.
+    #[serde(default, skip_serializing_if = "Facts::is_empty")]
+    pub download: Facts,
+    /// The assignment's late penalty in percent (`[late] penalty`), when it has one: taken off the
+    /// total of a submission marked late.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late_penalty: Option<f64>,
 }
 
 impl Record {
-    /// Points earned: automated points (bonus points included) plus the hand grades given so far.
+    /// Points earned: automated points (bonus points included) plus the hand grades given so far,
+    /// less the late penalty.
     pub fn total(&self) -> f64 {
+        crate::score::round(self.total_before_penalty() - self.penalty())
+    }
+
+    /// Points earned before any late penalty.
+    pub fn total_before_penalty(&self) -> f64 {
         let manual: f64 = self.categories.iter().filter(|c| c.manual).filter_map(|c| c.score).sum();
         crate::score::round(self.automated + manual)
+    }
+
+    /// Points taken off for lateness: the assignment's percentage of the points earned (never of a
+    /// negative total), when the download marks the submission late.
+    pub fn penalty(&self) -> f64 {
+        match (self.download.late, self.late_penalty) {
+            (Some(true), Some(percent)) => {
+                crate::score::round(self.total_before_penalty().max(0.0) * percent / 100.0)
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// The sentence a class's row shows: why it was not graded, and the other submissions under its
+    /// id, if any.
+    pub fn row_note(&self) -> Option<String> {
+        let several = (!self.download.left_out.is_empty()).then(|| {
+            format!(
+                "{} submissions under this id: {} graded; left out: {}",
+                self.download.left_out.len() + 1,
+                self.origin,
+                self.download.left_out.join(", ")
+            )
+        });
+        match (&self.note, several) {
+            (Some(note), Some(several)) => Some(format!("{note}; {several}")),
+            (note, several) => note.clone().or(several),
+        }
     }
 
     /// Points available over every category but the bonus ones: the total may exceed it.
@@ -187,6 +242,8 @@ impl Record {
             note: None,
             categories,
             cases,
+            download: Facts::default(),
+            late_penalty: None,
         }
     }
 
@@ -223,6 +280,8 @@ impl Record {
             note: Some(note),
             categories,
             cases: Vec::new(),
+            download: Facts::default(),
+            late_penalty: None,
         }
     }
 
@@ -293,7 +352,8 @@ pub struct CaseStat {
     pub hidden: bool,
     /// Students who passed it.
     pub passed: usize,
-    /// Students whose grading ran it.
+    /// Students whose program ran it: a case that a build error (or the grader's own failure) kept
+    /// from running says nothing about the case, and is not counted.
     pub ran: usize,
 }
 
@@ -321,6 +381,9 @@ pub struct Gradebook {
     pub students: Vec<Record>,
     /// Every case of the assignment, in case order.
     pub cases: Vec<CaseStat>,
+    /// When the class files hold only part of the class (a batch stopped by a signal, `--only` on a
+    /// folder without the others' gradings): the banner that says so under their title.
+    pub partial: Option<String>,
 }
 
 impl Gradebook {
@@ -341,7 +404,7 @@ impl Gradebook {
             })
             .collect();
         for student in &students {
-            for outcome in &student.cases {
+            for outcome in student.cases.iter().filter(|o| o.ran()) {
                 if let Some(stat) = cases.iter_mut().find(|c| c.id == outcome.id) {
                     stat.ran += 1;
                     stat.passed += usize::from(outcome.passed);
@@ -354,20 +417,29 @@ impl Gradebook {
             columns,
             students,
             cases,
+            partial: None,
         }
     }
 
-    /// `gradebook.csv`: `id,name,total,max,<category>...,pending,status`, one row per student; a
-    /// pending hand-graded category is an empty cell and is named in `pending`. A bonus category's
-    /// column is headed `<id> (bonus)`: its points are in `total` but not in `max`.
+    /// `gradebook.csv`: `id,name,total,max,<category>...,pending,status,late,note`, one row per
+    /// student; a pending hand-graded category is an empty cell and is named in `pending`. A bonus
+    /// category's column is headed `<id> (bonus)`: its points are in `total` but not in `max`. `late`
+    /// is `yes`, `no`, or empty where the download marks nothing; when the assignment has a late
+    /// penalty, `late penalty` (points taken off) and `total before penalty` follow it. `note` says why
+    /// a student was not graded and names other submissions under their id.
     ///
     /// Every text cell goes through `spreadsheet_text` (a student's id or name could be a formula);
     /// the numbers are ours and stay numbers.
     pub fn to_csv(&self) -> String {
+        let penalties = self.students.iter().any(|s| s.late_penalty.is_some());
         let mut writer = csv::Writer::from_writer(Vec::new());
         let mut header = vec!["id".to_owned(), "name".to_owned(), "total".to_owned(), "max".to_owned()];
         header.extend(self.columns.iter().map(|c| spreadsheet_text(&c.header())));
-        header.extend(["pending".to_owned(), "status".to_owned()]);
+        header.extend(["pending".to_owned(), "status".to_owned(), "late".to_owned()]);
+        if penalties {
+            header.extend(["late penalty".to_owned(), "total before penalty".to_owned()]);
+        }
+        header.push("note".to_owned());
         writer.write_record(&header).expect("writing to memory");
         for s in &self.students {
             let mut row = vec![
@@ -385,6 +457,13 @@ impl Gradebook {
             }));
             row.push(spreadsheet_text(&s.pending().join(" ")));
             row.push(s.status.word().to_owned());
+            row.push(s.download.late.map_or("", |late| if late { "yes" } else { "no" }).to_owned());
+            if penalties {
+                let late = s.download.late == Some(true) && s.late_penalty.is_some();
+                row.push(if late { format!("{:.2}", s.penalty()) } else { String::new() });
+                row.push(if late { format!("{:.2}", s.total_before_penalty()) } else { String::new() });
+            }
+            row.push(spreadsheet_text(&s.row_note().unwrap_or_default()));
             writer.write_record(&row).expect("writing to memory");
         }
         String::from_utf8(writer.into_inner().expect("writing to memory")).expect("CSV of UTF-8 text")
@@ -462,6 +541,8 @@ mod testing {
             note: None,
             categories: vec![category("play", Some(play), 8.0), category("style", style, 2.0)],
             cases: vec![CaseOutcome { id: "c1".to_owned(), passed: play > 0.0, status: "passed".to_owned() }],
+            download: Default::default(),
+            late_penalty: None,
         }
     }
 
@@ -514,10 +595,11 @@ mod tests {
             columns: [columns(), vec![cube_column()]].concat(),
             students: vec![with_cube(student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0)), 3.0)],
             cases: Vec::new(),
+            partial: None,
         };
         assert_eq!(
             book.to_csv(),
-            "id,name,total,max,play,style,cube (bonus),pending,status\na1,Ada,13.00,10.00,8.00,2.00,3.00,,graded\n"
+            "id,name,total,max,play,style,cube (bonus),pending,status,late,note\na1,Ada,13.00,10.00,8.00,2.00,3.00,,graded,,\n"
         );
     }
 
@@ -546,6 +628,7 @@ mod tests {
                 .map(|(id, name)| student(id, name, StudentStatus::Graded, 8.0, None))
                 .collect(),
             cases: Vec::new(),
+            partial: None,
         };
         let cells: Vec<(String, String)> =
             rows(&book.to_csv()).into_iter().map(|row| (row[0].clone(), row[1].clone())).collect();
@@ -569,8 +652,12 @@ mod tests {
             columns: columns(),
             students: vec![student("a1", "-Ada", StudentStatus::Graded, -1.5, None)],
             cases: Vec::new(),
+            partial: None,
         };
-        assert_eq!(rows(&book.to_csv()), [["a1", "'-Ada", "-1.50", "10.00", "-1.50", "", "style", "graded"]]);
+        assert_eq!(
+            rows(&book.to_csv()),
+            [["a1", "'-Ada", "-1.50", "10.00", "-1.50", "", "style", "graded", "", ""]]
+        );
     }
 
     #[test]
@@ -599,6 +686,143 @@ mod tests {
         for id in ids {
             assert_eq!(grades.get(id, "style").map(|g| g.points), Some(3.0), "{id}");
         }
+    }
+
+    /// A student of the download's: late (`Some(true)`), on time, or unmarked (`None`), under a
+    /// penalty rule of `penalty` percent.
+    fn marked(id: &str, late: Option<bool>, penalty: Option<f64>) -> Record {
+        let mut record = student(id, "Ada", StudentStatus::Graded, 8.0, Some(2.0));
+        record.download.late = late;
+        record.late_penalty = penalty;
+        record
+    }
+
+    #[test]
+    fn a_late_penalty_is_a_share_of_the_points_earned_shown_apart() {
+        let late = marked("a1", Some(true), Some(15.0));
+        assert_eq!((late.total_before_penalty(), late.penalty(), late.total()), (10.0, 1.5, 8.5));
+        // On time, unmarked, or no rule: nothing taken off.
+        for record in [
+            marked("b2", Some(false), Some(15.0)),
+            marked("c3", None, Some(15.0)),
+            marked("d4", Some(true), None),
+        ] {
+            assert_eq!((record.penalty(), record.total()), (0.0, 10.0), "{}", record.id);
+        }
+        // A negative total is not made larger by its penalty.
+        let mut negative = marked("e5", Some(true), Some(50.0));
+        negative.automated = -4.0;
+        assert_eq!((negative.penalty(), negative.total()), (0.0, -2.0));
+    }
+
+    #[test]
+    fn the_gradebook_says_who_was_late_and_what_it_cost() {
+        let book = |students| Gradebook {
+            assignment: "bg".to_owned(),
+            title: "Backgammon".to_owned(),
+            columns: columns(),
+            students,
+            cases: Vec::new(),
+            partial: None,
+        };
+        let ruled = book(vec![
+            marked("a1", Some(true), Some(10.0)),
+            marked("b2", Some(false), Some(10.0)),
+            marked("c3", None, Some(10.0)),
+        ]);
+        let csv = ruled.to_csv();
+        assert!(
+            csv.starts_with(
+                "id,name,total,max,play,style,pending,status,late,late penalty,total before penalty,note\n"
+            ),
+            "{csv}"
+        );
+        assert_eq!(
+            rows(&csv),
+            [
+                ["a1", "Ada", "9.00", "10.00", "8.00", "2.00", "", "graded", "yes", "1.00", "10.00", ""],
+                ["b2", "Ada", "10.00", "10.00", "8.00", "2.00", "", "graded", "no", "", "", ""],
+                ["c3", "Ada", "10.00", "10.00", "8.00", "2.00", "", "graded", "", "", "", ""],
+            ]
+        );
+        // Without a rule, only the mark.
+        let unruled = book(vec![marked("a1", Some(true), None)]);
+        assert_eq!(
+            rows(&unruled.to_csv()),
+            [["a1", "Ada", "10.00", "10.00", "8.00", "2.00", "", "graded", "yes", ""]]
+        );
+    }
+
+    #[test]
+    fn a_row_names_the_submissions_left_out_under_its_id() {
+        let mut record = student("tina", "Tina", StudentStatus::NoFiles, 0.0, None);
+        record.origin = "tina".to_owned();
+        record.download.left_out = vec!["tina.c".to_owned(), "tina.zip".to_owned()];
+        assert_eq!(
+            record.row_note().as_deref(),
+            Some("3 submissions under this id: tina graded; left out: tina.c, tina.zip")
+        );
+        record.note = Some("no file matching *.c in tina".to_owned());
+        assert_eq!(
+            record.row_note().as_deref(),
+            Some("no file matching *.c in tina; 3 submissions under this id: tina graded; left out: tina.c, tina.zip")
+        );
+    }
+
+    /// A case outcome as a record stores it.
+    fn outcome(id: &str, status: crate::report::CaseStatus) -> CaseOutcome {
+        CaseOutcome {
+            id: id.to_owned(),
+            passed: status == crate::report::CaseStatus::Passed,
+            status: serde_json::to_value(status).unwrap().as_str().unwrap().to_owned(),
+        }
+    }
+
+    #[test]
+    fn case_pass_rates_count_only_the_programs_that_were_built() {
+        use crate::report::CaseStatus;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+        let assignment = crate::load::load_assignment(&root, "checkers").unwrap();
+        let [first, second] = [&assignment.cases[0].id, &assignment.cases[1].id];
+        let with = |id: &str, status, cases: Vec<CaseOutcome>| Record {
+            cases,
+            ..student(id, id, status, 0.0, None)
+        };
+        let students = vec![
+            with(
+                "passes",
+                StudentStatus::Graded,
+                vec![outcome(first, CaseStatus::Passed), outcome(second, CaseStatus::Passed)],
+            ),
+            with(
+                "fails",
+                StudentStatus::Graded,
+                vec![outcome(first, CaseStatus::Failed), outcome(second, CaseStatus::Timeout)],
+            ),
+            // Nothing built: says nothing about either case.
+            with(
+                "unbuilt",
+                StudentStatus::BuildError,
+                vec![outcome(first, CaseStatus::BuildError), outcome(second, CaseStatus::BuildError)],
+            ),
+            // One of two builds failed: the case its program still ran counts.
+            with(
+                "half",
+                StudentStatus::BuildError,
+                vec![outcome(first, CaseStatus::Passed), outcome(second, CaseStatus::BuildError)],
+            ),
+            // The grader failed the case, not the student.
+            with(
+                "grader",
+                StudentStatus::Graded,
+                vec![outcome(first, CaseStatus::Error), outcome(second, CaseStatus::Failed)],
+            ),
+        ];
+        let book = Gradebook::new(&assignment, students);
+        let stat = |id: &str| book.cases.iter().find(|c| c.id == id).map(|c| (c.passed, c.ran)).unwrap();
+        assert_eq!(stat(first), (2, 3));
+        assert_eq!(stat(second), (1, 3));
+        assert!(book.cases[2..].iter().all(|c| c.ran == 0));
     }
 
     #[test]

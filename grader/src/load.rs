@@ -239,6 +239,9 @@ pub struct Assignment {
     pub categories: Vec<Category>,
     /// Cases sorted by id.
     pub cases: Vec<Case>,
+    /// `[late] penalty`: the percentage of a late submission's points taken off in a class's
+    /// gradebook (`grader batch`), where the download marks it late.
+    pub late_penalty: Option<f64>,
 }
 
 impl Assignment {
@@ -265,6 +268,16 @@ struct AssignmentFile {
     #[serde(default)]
     probe: Option<ProbeFile>,
     categories: Vec<CategoryFile>,
+    #[serde(default)]
+    late: Option<LateFile>,
+}
+
+/// `[late]`: what a submission marked late by the class download costs.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct LateFile {
+    /// Percent of the points earned, more than 0 and at most 100.
+    penalty: Spanned<f64>,
 }
 
 #[derive(Deserialize)]
@@ -546,6 +559,20 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         None => None,
     };
 
+    let late_penalty = match &file.late {
+        Some(late) => {
+            let percent = *late.penalty.get_ref();
+            if !(percent > 0.0 && percent <= 100.0) {
+                return Err(source.error_at(
+                    late.penalty.span(),
+                    format!("late penalty `{percent}` is not a percentage above 0 and at most 100"),
+                ));
+            }
+            Some(percent)
+        }
+        None => None,
+    };
+
     let mut assignment = Assignment {
         id: id.to_owned(),
         title: file.title,
@@ -557,6 +584,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         probe,
         categories,
         cases: Vec::new(),
+        late_penalty,
     };
 
     for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {

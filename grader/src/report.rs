@@ -30,6 +30,14 @@ pub struct Report {
     pub title: String,
     /// The submission as given on the command line.
     pub submission: String,
+    /// The files taken from it and graded, by name (a stray `main_old.c` shows here, not only in the
+    /// linker's errors). Reports written before this field have none.
+    #[serde(default)]
+    pub submission_files: Vec<String>,
+    /// What the class download said about the submission (`grader batch`): a file taken under the
+    /// name it was handed in as, an online text left out, other submissions under the same id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub submission_notes: Vec<String>,
     /// Only the cases students see were run (a self-check).
     pub visible_only: bool,
     /// Only the cases whose ids match these patterns were run (`--case`); empty: all of them.
@@ -167,6 +175,49 @@ pub struct BuildReport {
     pub log: String,
     /// Seconds spent building.
     pub seconds: f64,
+    /// What the messages point to when they say more than where to fix: names the assignment's own
+    /// code uses that the submission does not define (a submission of another assignment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl BuildReport {
+    /// The hint to show: the one stored, or (a report saved before builds carried one) the one its log
+    /// gives.
+    pub fn hint_to_show(&self, assignment: &str) -> Option<String> {
+        self.hint.clone().or_else(|| BuildReport::hint_of(&self.log, assignment))
+    }
+
+    /// The hint of a build of `assignment` with this log: `None` unless the linker names functions or
+    /// variables the submission lacks.
+    pub fn hint_of(log: &str, assignment: &str) -> Option<String> {
+        let missing = undefined_names(log);
+        let s = if missing.len() == 1 { "" } else { "s" };
+        (!missing.is_empty()).then(|| {
+            format!(
+                "{} name{s} the assignment's code uses {} not defined by the submission ({}): is it a \
+                 submission of `{assignment}`? (`grader list` names the assignments)",
+                missing.len(),
+                if missing.len() == 1 { "is" } else { "are" },
+                missing.join(", "),
+            )
+        })
+    }
+}
+
+/// The names of a linker's `undefined reference to `NAME'` lines, once each, in order.
+pub(crate) fn undefined_names(log: &str) -> Vec<&str> {
+    let mut missing: Vec<&str> = Vec::new();
+    for line in log.lines() {
+        let name = line
+            .split_once("undefined reference to `")
+            .and_then(|(_, rest)| rest.split_once('\''))
+            .map(|(name, _)| name);
+        if let Some(name) = name.filter(|name| !missing.contains(name)) {
+            missing.push(name);
+        }
+    }
+    missing
 }
 
 /// Whether a build produced an executable.
@@ -545,6 +596,7 @@ pub(crate) mod test_support {
             cached: false,
             log,
             seconds: 0.1,
+            hint: None,
         };
         Report {
             submission: format!("students/{HOSTILE}"),
@@ -606,6 +658,8 @@ pub(crate) mod test_support {
             assignment: "demo".into(),
             title: "Demo".into(),
             submission: "students/ada".into(),
+            submission_files: vec!["main.c".into()],
+            submission_notes: Vec::new(),
             visible_only: false,
             only: Vec::new(),
             cases_root: "cases".into(),
@@ -686,6 +740,8 @@ mod tests {
             assignment: "a".into(),
             title: "A".into(),
             submission: "s".into(),
+            submission_files: Vec::new(),
+            submission_notes: Vec::new(),
             visible_only: false,
             only: Vec::new(),
             cases_root: "cases".into(),

@@ -2,9 +2,13 @@
 //!
 //! A class root is a folder (or a `.zip` / `.tar.gz` of one) holding, in any mix:
 //! - a folder per student: named by the student (a classroom organisation's clone-all), or a Moodle
-//!   download's `Full Name_12345_assignsubmission_file_` (id `12345`, name `Full Name`);
-//! - Canvas-style loose files whose names carry the student, `lastname_12345_678_main.c` (also
-//!   `lastname_LATE_12345_678_main.c`): id `12345`, the file `main.c`;
+//!   download's `Full Name_12345_assignsubmission_file_` (id `12345`, name `Full Name`); the same
+//!   student's `..._assignsubmission_onlinetext_` folder (text typed into Moodle) is no submission
+//!   of files: it is left out, and their report says so;
+//! - loose files whose names carry the student: a flat Moodle download's
+//!   `Full Name_12345_assignsubmission_file_main.c`, Canvas's `lastname_12345_678_main.c` (also
+//!   `lastname_LATE_12345_678_main.c`, kept as a late mark; a resubmitted `main-1.c` is taken as
+//!   `main.c`, the highest number being the latest);
 //! - a loose source file or archive per student, named by the student (`alice.c`, `bob.zip`).
 //!
 //! A student's files are the ones the assignment takes, at the top of their folder, or else in the one
@@ -12,15 +16,23 @@
 //! caps on their size and number of entries; an entry whose path climbs out (`../`) or is absolute is
 //! refused. A problem with one student's files is that student's (an error in its [`Entry`]), never
 //! the class's: in a class archive too, such an entry is left out and its student's row is the error.
+//!
+//! Several submissions under one id (`tina/`, `tina.c`, `tina.zip`) are one student: one of them is
+//! graded (one with files the assignment takes before one without; then a folder, an archive,
+//! a platform's loose files, a loose file; then by name), and the others are named in the entry
+//! ([`Entry::left_out`]) for the batch to say loudly.
+
+mod archive;
+mod layout;
 
 use std::collections::BTreeMap;
-use std::io::Read;
-use std::path::{Component, Path, PathBuf};
-use std::sync::LazyLock;
+use std::path::{Path, PathBuf};
 
-use regex::Regex;
+use serde::{Deserialize, Serialize};
 
-use crate::build::{show_bytes, CapError, SourceFile};
+use crate::build::SourceFile;
+use archive::{folder_files, pick, read_archive, read_file, unpack_class, CLASS_ARCHIVE_CAPS};
+use layout::{canvas_original, moodle_folder, platform_file, Platform};
 
 /// The caps of a student's files are those of any submission (`grader grade` reads a folder within
 /// them too).
@@ -36,10 +48,36 @@ pub struct Entry {
     pub id: String,
     /// The student's name, where the layout gives one.
     pub name: Option<String>,
-    /// Where it came from, relative to the root (several places for Canvas files, comma-separated).
+    /// Where it came from, relative to the root (several places for a platform's loose files,
+    /// comma-separated).
     pub origin: String,
     /// The files the assignment takes, sorted by name; or why they could not be read.
     pub files: Result<Vec<SourceFile>, String>,
+    /// What the download says beyond the files: the late mark, what was renamed or left out.
+    pub facts: Facts,
+}
+
+/// What a class download says of a student beyond their files, kept in their record.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Facts {
+    /// Marked late by the layout (Canvas's `_LATE_`); `None` where the layout marks nothing (Moodle,
+    /// folders, loose files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub late: Option<bool>,
+    /// Sentences for the student's report: a file taken under the name it was handed in as, an online
+    /// text left out, the other submissions under the same id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Other submissions found under the same id and not graded, by where they are in the root.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<String>,
+}
+
+impl Facts {
+    /// Nothing to say.
+    pub fn is_empty(&self) -> bool {
+        *self == Facts::default()
+    }
 }
 
 /// A class root that cannot be read at all.
@@ -63,56 +101,289 @@ pub enum RosterError {
     },
 }
 
-static MOODLE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?P<name>.+?)_(?P<id>\d+)_assignsubmission_[a-z]+_?$").expect("valid regex")
-});
-static CANVAS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?P<login>[^_]+)(?:_(?i:late))?_(?P<id>\d+)_\d+_(?P<file>.+)$").expect("valid regex")
-});
-
-/// Lists the submissions under a class root, sorted by id. Ids given twice get `-2`, `-3`, ... and
-/// a note in their origin.
+/// Lists the submissions under a class root, one per id, sorted by id.
 pub fn discover(
     root: &Path,
     patterns: &[glob::Pattern],
     caps: ArchiveCaps,
 ) -> Result<Vec<Entry>, RosterError> {
-    let mut entries = if is_archive(root) && root.is_file() {
+    let pieces = if is_archive(root) && root.is_file() {
         // Unpacked to a scratch folder that lives until every file has been read into memory.
         let scratch =
             tempfile::tempdir().map_err(|source| RosterError::Io { path: root.to_owned(), source })?;
         let unpacked = unpack_class(root, scratch.path(), CLASS_ARCHIVE_CAPS)
             .map_err(|message| RosterError::Archive { path: root.to_owned(), message })?;
-        let mut entries = discover_folder(&unpacked.top, patterns, caps)?;
-        for entry in &mut entries {
-            // A Canvas student's origin lists each of their files.
-            if let Some(why) = entry.origin.split(", ").find_map(|name| unpacked.refused.get(name)) {
-                entry.files = Err(why.clone());
+        let mut pieces = pieces_of(&unpacked.top, patterns, caps)?;
+        let archive = root.file_name().unwrap_or_default().to_string_lossy();
+        for piece in &mut pieces {
+            // A platform's student has one place per file.
+            if let Some(why) = piece.places.iter().find_map(|name| unpacked.refused.get(name)) {
+                piece.files = Err(why.clone());
             }
-            entry.origin =
-                format!("{}:{}", root.file_name().unwrap_or_default().to_string_lossy(), entry.origin);
+            for place in &mut piece.places {
+                *place = format!("{archive}:{place}");
+            }
         }
-        entries
+        pieces
     } else {
-        discover_folder(root, patterns, caps)?
+        pieces_of(root, patterns, caps)?
     };
-    entries.sort_by(|a, b| a.id.cmp(&b.id).then(a.origin.cmp(&b.origin)));
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for entry in &mut entries {
-        let count = seen.entry(entry.id.clone()).or_default();
-        *count += 1;
-        if *count > 1 {
-            entry.origin = format!("{} (its id {} is also another submission's)", entry.origin, entry.id);
-            entry.id = format!("{}-{count}", entry.id);
+    Ok(entries_of(pieces, patterns))
+}
+
+/// What a piece of a class root is: its shape decides which of one id's several submissions is
+/// graded (the lowest first).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Shape {
+    /// A folder.
+    Folder,
+    /// An archive.
+    Archive,
+    /// A course platform's loose files of one student.
+    PlatformFiles,
+    /// A loose source file.
+    File,
+    /// A Moodle online text: never a submission of files.
+    OnlineText,
+}
+
+/// One folder, archive or loose file of a class root (or a platform's loose files of one student).
+#[derive(Debug)]
+struct Piece {
+    id: String,
+    name: Option<String>,
+    /// Its names in the root.
+    places: Vec<String>,
+    shape: Shape,
+    files: Files,
+    late: Option<bool>,
+    notes: Vec<String>,
+}
+
+/// The pieces of a class folder, in name order.
+fn pieces_of(root: &Path, patterns: &[glob::Pattern], caps: ArchiveCaps) -> Result<Vec<Piece>, RosterError> {
+    let mut pieces = Vec::new();
+    // A platform's loose files of one student, gathered by platform and id.
+    let mut platform: BTreeMap<(Platform, String), PlatformFiles> = BTreeMap::new();
+    for (name, path) in list(root)? {
+        if path.is_dir() {
+            let (id, student, shape) = match moodle_folder(&name) {
+                Some(m) if m.online_text => (m.id, Some(m.name), Shape::OnlineText),
+                Some(m) => (m.id, Some(m.name), Shape::Folder),
+                None => (name.clone(), None, Shape::Folder),
+            };
+            let files =
+                if shape == Shape::OnlineText { Ok(Vec::new()) } else { folder_files(&path, patterns, caps) };
+            pieces.push(Piece::new(id, student, name, shape, files));
+        } else if let Some(file) = platform_file(&name) {
+            if file.online_text {
+                pieces.push(Piece::new(file.id, Some(file.name), name, Shape::OnlineText, Ok(Vec::new())));
+                continue;
+            }
+            let slot = platform.entry((file.platform, file.id.clone())).or_insert_with(|| PlatformFiles {
+                name: file.name.clone(),
+                late: None,
+                places: Vec::new(),
+                files: Ok(Vec::new()),
+            });
+            slot.places.push(name.clone());
+            slot.late = match (slot.late, file.late) {
+                (Some(a), Some(b)) => Some(a || b),
+                (a, b) => a.or(b),
+            };
+            let read = read_platform_file(&path, &name, &file, patterns, caps);
+            match (&mut slot.files, read) {
+                (Ok(all), Ok(files)) => all.extend(files),
+                (Ok(_), Err(e)) => slot.files = Err(format!("{name}: {e}")),
+                (Err(_), _) => {}
+            }
+        } else if is_archive(&path) {
+            let (id, student) = student_of(stem(&name));
+            let files = read_archive(&path, caps).map(|tree| pick(&tree, patterns));
+            pieces.push(Piece::new(id, student, name, Shape::Archive, files));
+        } else if patterns.iter().any(|p| p.matches(&name)) {
+            let (id, student) = student_of(stem(&name));
+            let files = read_file(&path, &name, caps, &mut 0)
+                .map(|content| vec![SourceFile { name: name.clone(), content }]);
+            pieces.push(Piece::new(id, student, name, Shape::File, files));
         }
     }
-    Ok(entries)
+    for ((_, id), gathered) in platform {
+        let (files, notes) = match gathered.files {
+            Ok(versions) => {
+                let (files, notes) = latest_versions(versions);
+                (Ok(files), notes)
+            }
+            Err(e) => (Err(e), Vec::new()),
+        };
+        pieces.push(Piece {
+            id,
+            name: Some(gathered.name),
+            places: gathered.places,
+            shape: Shape::PlatformFiles,
+            files,
+            late: gathered.late,
+            notes,
+        });
+    }
+    Ok(pieces)
+}
+
+/// The file a platform's name gives (`file`), at `path`: under the name it was handed in as; an
+/// archive's files under their own names (only an upload is renamed).
+fn read_platform_file(
+    path: &Path,
+    name: &str,
+    file: &layout::PlatformFile,
+    patterns: &[glob::Pattern],
+    caps: ArchiveCaps,
+) -> Result<Vec<Version>, String> {
+    if is_archive(path) {
+        return read_archive(path, caps).map(|tree| {
+            pick(&tree, patterns)
+                .into_iter()
+                .map(|f| Version { given: f.name.clone(), n: 0, file: f })
+                .collect()
+        });
+    }
+    let (original, n) = match file.platform {
+        Platform::Canvas => canvas_original(&file.file),
+        Platform::Moodle => (file.file.clone(), 0),
+    };
+    if !patterns.iter().any(|p| p.matches(&original)) {
+        return Ok(Vec::new());
+    }
+    read_file(path, name, caps, &mut 0).map(|content| {
+        vec![Version { given: file.file.clone(), n, file: SourceFile { name: original, content } }]
+    })
+}
+
+/// A platform's loose files of one student, as gathered.
+struct PlatformFiles {
+    name: String,
+    late: Option<bool>,
+    places: Vec<String>,
+    files: Result<Vec<Version>, String>,
+}
+
+/// A file of a platform's download, named as it was handed in (`main.c` for Canvas's `main-2.c`).
+struct Version {
+    /// The name the platform gives it.
+    given: String,
+    /// Which resubmission it is (Canvas's `-2`): the highest is the latest; 0 for the first.
+    n: u64,
+    file: SourceFile,
+}
+
+impl Piece {
+    fn new(id: String, name: Option<String>, place: String, shape: Shape, files: Files) -> Piece {
+        Piece { id, name, places: vec![place], shape, files, late: None, notes: Vec::new() }
+    }
+
+    /// Where it is in the root, as the report says it.
+    fn origin(&self) -> String {
+        self.places.join(", ")
+    }
+
+    /// Whether it holds files the assignment takes.
+    fn has_files(&self) -> bool {
+        self.files.as_ref().is_ok_and(|f| !f.is_empty())
+    }
+}
+
+/// A student's files under the names they were handed in as, the latest of each name (Canvas's
+/// highest resubmission number), and a sentence for each file renamed or left out.
+fn latest_versions(versions: Vec<Version>) -> (Vec<SourceFile>, Vec<String>) {
+    let mut by_name: BTreeMap<String, Vec<Version>> = BTreeMap::new();
+    for version in versions {
+        by_name.entry(version.file.name.clone()).or_default().push(version);
+    }
+    let mut taken = Vec::new();
+    let mut notes = Vec::new();
+    for (original, mut versions) in by_name {
+        versions.sort_by(|a, b| a.n.cmp(&b.n).then(a.given.cmp(&b.given)));
+        let latest = versions.pop().expect("one version at least");
+        let others: Vec<String> = versions.iter().map(|v| format!("`{}`", v.given)).collect();
+        let others = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" (the latest; left out: {})", others.join(", "))
+        };
+        if latest.n > 0 {
+            notes.push(format!(
+                "`{}` was taken as `{original}`: Canvas renames a file handed in again under a name it \
+                 already had{others}",
+                latest.given
+            ));
+        } else if !others.is_empty() {
+            notes.push(format!("`{}` was taken as `{original}`{others}", latest.given));
+        }
+        taken.push(latest.file);
+    }
+    (taken, notes)
+}
+
+/// One entry per id: a Moodle online text joins its student as a note; of several submissions, one
+/// is graded and the others are named.
+fn entries_of(pieces: Vec<Piece>, patterns: &[glob::Pattern]) -> Vec<Entry> {
+    let mut by_id: BTreeMap<String, Vec<Piece>> = BTreeMap::new();
+    for piece in pieces {
+        by_id.entry(piece.id.clone()).or_default().push(piece);
+    }
+    let wanted: Vec<&str> = patterns.iter().map(glob::Pattern::as_str).collect();
+    let mut entries = Vec::new();
+    for (id, mut pieces) in by_id {
+        let (texts, mut submissions): (Vec<Piece>, Vec<Piece>) =
+            pieces.drain(..).partition(|p| p.shape == Shape::OnlineText);
+        submissions.sort_by(|a, b| {
+            b.has_files().cmp(&a.has_files()).then(a.shape.cmp(&b.shape)).then(a.origin().cmp(&b.origin()))
+        });
+        let mut others = submissions.split_off(submissions.len().min(1));
+        let mut graded = submissions.pop().unwrap_or_else(|| {
+            // Only an online text: a student without files, whom the gradebook still lists.
+            let text = &texts[0];
+            Piece::new(id.clone(), text.name.clone(), text.origin(), Shape::OnlineText, Ok(Vec::new()))
+        });
+        let mut notes = std::mem::take(&mut graded.notes);
+        for text in &texts {
+            notes.push(format!(
+                "the online text `{}` was left out: this assignment takes files ({}), not text typed into Moodle",
+                text.origin(),
+                wanted.join(", ")
+            ));
+        }
+        let mut left_out: Vec<String> = others.iter().map(Piece::origin).collect();
+        left_out.sort();
+        if !left_out.is_empty() {
+            let list: Vec<String> = left_out.iter().map(|o| format!("`{o}`")).collect();
+            notes.push(format!(
+                "{} submissions under the id `{id}`: `{}` was graded, {} left out",
+                others.len() + 1,
+                graded.origin(),
+                list.join(", ")
+            ));
+        }
+        // A name any of them gives.
+        let name = graded
+            .name
+            .take()
+            .or_else(|| others.iter_mut().find_map(|p| p.name.take()))
+            .or_else(|| texts.iter().find_map(|t| t.name.clone()));
+        entries.push(Entry {
+            id,
+            name,
+            origin: graded.origin(),
+            files: graded.files,
+            facts: Facts { late: graded.late, notes, left_out },
+        });
+    }
+    entries
 }
 
 /// The id and name a folder's or file's name gives.
 fn student_of(name: &str) -> (String, Option<String>) {
-    match MOODLE.captures(name) {
-        Some(c) => (c["id"].to_owned(), Some(c["name"].to_owned())),
+    match moodle_folder(name) {
+        Some(m) => (m.id, Some(m.name)),
         None => (name.to_owned(), None),
     }
 }
@@ -150,432 +421,4 @@ fn list(dir: &Path) -> Result<Vec<(String, PathBuf)>, RosterError> {
     }
     names.sort();
     Ok(names)
-}
-
-fn discover_folder(
-    root: &Path,
-    patterns: &[glob::Pattern],
-    caps: ArchiveCaps,
-) -> Result<Vec<Entry>, RosterError> {
-    let mut entries = Vec::new();
-    // Canvas files of one student, gathered by id: (login, origins, files or the first error).
-    let mut canvas: BTreeMap<String, (String, Vec<String>, Files)> = BTreeMap::new();
-    for (name, path) in list(root)? {
-        if path.is_dir() {
-            let (id, student) = student_of(&name);
-            entries.push(Entry {
-                id,
-                name: student,
-                origin: name.clone(),
-                files: folder_files(&path, patterns, caps),
-            });
-        } else if let Some(c) = CANVAS.captures(&name) {
-            let slot = canvas
-                .entry(c["id"].to_owned())
-                .or_insert_with(|| (c["login"].to_owned(), Vec::new(), Ok(Vec::new())));
-            slot.1.push(name.clone());
-            let files = if is_archive(&path) {
-                read_archive(&path, caps).map(|tree| pick(&tree, patterns))
-            } else if patterns.iter().any(|p| p.matches(&c["file"])) {
-                read_file(&path, &name, caps, &mut 0)
-                    .map(|content| vec![SourceFile { name: c["file"].to_owned(), content }])
-            } else {
-                Ok(Vec::new())
-            };
-            match (&mut slot.2, files) {
-                (Ok(all), Ok(files)) => all.extend(files),
-                (Ok(_), Err(e)) => slot.2 = Err(format!("{name}: {e}")),
-                (Err(_), _) => {}
-            }
-        } else if is_archive(&path) {
-            let (id, student) = student_of(stem(&name));
-            let files = read_archive(&path, caps).map(|tree| pick(&tree, patterns));
-            entries.push(Entry { id, name: student, origin: name.clone(), files });
-        } else if patterns.iter().any(|p| p.matches(&name)) {
-            let (id, student) = student_of(stem(&name));
-            let files = read_file(&path, &name, caps, &mut 0)
-                .map(|content| vec![SourceFile { name: name.clone(), content }]);
-            entries.push(Entry { id, name: student, origin: name.clone(), files });
-        }
-    }
-    for (id, (login, origins, mut files)) in canvas {
-        if let Ok(files) = &mut files {
-            files.sort_by(|a, b| a.name.cmp(&b.name));
-            files.dedup_by(|a, b| a.name == b.name);
-        }
-        entries.push(Entry { id, name: Some(login), origin: origins.join(", "), files });
-    }
-    Ok(entries)
-}
-
-/// The files of a student's folder: the top-level ones the assignment takes; else those of its one
-/// archive or its one sub-folder.
-fn folder_files(
-    dir: &Path,
-    patterns: &[glob::Pattern],
-    caps: ArchiveCaps,
-) -> Result<Vec<SourceFile>, String> {
-    let mut tree = Tree::default();
-    gather(dir, Path::new(""), patterns, &mut tree, &mut Budget { caps, entries: 0, bytes: 0 }, 0)?;
-    let files = pick(&tree, patterns);
-    if !files.is_empty() {
-        return Ok(files);
-    }
-    let archives: Vec<&PathBuf> =
-        tree.archives.iter().filter(|p| p.parent() == Some(Path::new(""))).collect();
-    match archives.as_slice() {
-        [archive] => read_archive(&dir.join(archive), caps).map(|tree| pick(&tree, patterns)),
-        _ => Ok(Vec::new()),
-    }
-}
-
-/// Files by their path relative to a submission's top, and the archives seen.
-#[derive(Debug, Default)]
-struct Tree {
-    files: BTreeMap<PathBuf, Vec<u8>>,
-    archives: Vec<PathBuf>,
-}
-
-/// What a student's folder has used of the caps so far.
-struct Budget {
-    caps: ArchiveCaps,
-    /// Entries seen.
-    entries: usize,
-    /// Bytes read.
-    bytes: u64,
-}
-
-/// Reads the files of a folder that the assignment takes into a tree, noting its archives, within the
-/// caps (a submission folder is no more trusted than an archive: a student may hand in a dump).
-fn gather(
-    dir: &Path,
-    rel: &Path,
-    patterns: &[glob::Pattern],
-    tree: &mut Tree,
-    budget: &mut Budget,
-    depth: usize,
-) -> Result<(), String> {
-    if depth > 8 {
-        return Ok(());
-    }
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
-    let mut names: Vec<(String, PathBuf, std::fs::FileType)> = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| e.to_string())?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if !is_noise(&name) {
-            names.push((name, entry.path(), entry.file_type().map_err(|e| e.to_string())?));
-        }
-    }
-    names.sort_by(|a, b| a.0.cmp(&b.0));
-    for (name, path, kind) in names {
-        budget.entries += 1;
-        if budget.entries > budget.caps.entries {
-            return Err(CapError::Entries { cap: budget.caps.entries }.to_string());
-        }
-        let rel = rel.join(&name);
-        if kind.is_dir() {
-            gather(&path, &rel, patterns, tree, budget, depth + 1)?;
-        } else if kind.is_file() && is_archive(&path) {
-            tree.archives.push(rel);
-        } else if kind.is_file() && patterns.iter().any(|p| p.matches(&name)) {
-            let content = read_file(&path, &rel.to_string_lossy(), budget.caps, &mut budget.bytes)?;
-            tree.files.insert(rel, content);
-        }
-        // Symbolic links and devices are nobody's source file.
-    }
-    Ok(())
-}
-
-/// Reads the file at `path` (`name` in messages) within the caps, after `used` bytes of others.
-fn read_file(path: &Path, name: &str, caps: ArchiveCaps, used: &mut u64) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
-    caps.read(name, file, used).map_err(|e| e.to_string())
-}
-
-/// The files the assignment takes, at the shallowest depth where there are any: a submission zipped
-/// with its folder (`project/main.c`) is as good as one zipped flat.
-fn pick(tree: &Tree, patterns: &[glob::Pattern]) -> Vec<SourceFile> {
-    let matching: Vec<(&PathBuf, &Vec<u8>)> = tree
-        .files
-        .iter()
-        .filter(|(path, _)| {
-            path.file_name().is_some_and(|n| patterns.iter().any(|p| p.matches(&n.to_string_lossy())))
-        })
-        .collect();
-    let Some(depth) = matching.iter().map(|(p, _)| p.components().count()).min() else {
-        return Vec::new();
-    };
-    let at_depth: Vec<&(&PathBuf, &Vec<u8>)> =
-        matching.iter().filter(|(p, _)| p.components().count() == depth).collect();
-    // Several folders at that depth (two versions of the project): only the first, by name.
-    let folder = at_depth[0].0.parent().map(Path::to_owned);
-    let mut files: Vec<SourceFile> = at_depth
-        .iter()
-        .filter(|(p, _)| p.parent().map(Path::to_owned) == folder)
-        .map(|(p, content)| SourceFile {
-            name: p.file_name().unwrap_or_default().to_string_lossy().into_owned(),
-            content: (*content).clone(),
-        })
-        .collect();
-    files.sort_by(|a, b| a.name.cmp(&b.name));
-    files
-}
-
-/// A path inside an archive that stays inside it: relative, no `..`; `None` otherwise.
-fn safe_path(path: &Path) -> Option<PathBuf> {
-    let mut clean = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::Normal(part) => clean.push(part),
-            Component::CurDir => {}
-            Component::ParentDir | Component::RootDir | Component::Prefix(_) => return None,
-        }
-    }
-    (!clean.as_os_str().is_empty()).then_some(clean)
-}
-
-/// An entry of an archive: its checked path relative to the archive, or (`Err`) its path as written
-/// when that climbs out of the archive or is absolute.
-type EntryPath = Result<PathBuf, PathBuf>;
-
-/// Calls `visit` with every regular file of a `.zip` or `.tar.gz`, by its checked relative path (or
-/// the path written, for an entry that climbs out: `visit` says what that means). More than
-/// `entries` entries is an error.
-fn each_file(
-    path: &Path,
-    entries: usize,
-    mut visit: impl FnMut(EntryPath, &mut dyn Read) -> Result<(), String>,
-) -> Result<(), String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let too_many = || format!("the archive holds more than {entries} entries");
-    if path.to_string_lossy().to_lowercase().ends_with(".zip") {
-        let mut zip = zip::ZipArchive::new(file).map_err(|e| format!("not a readable zip: {e}"))?;
-        if zip.len() > entries {
-            return Err(too_many());
-        }
-        for i in 0..zip.len() {
-            let mut entry = zip.by_index(i).map_err(|e| e.to_string())?;
-            if entry.is_dir() || entry.is_symlink() {
-                continue;
-            }
-            let rel = entry.enclosed_name().and_then(|name| safe_path(&name));
-            let rel = rel.ok_or_else(|| PathBuf::from(entry.name()));
-            visit(rel, &mut entry)?;
-        }
-    } else {
-        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
-        let all = archive.entries().map_err(|e| format!("not a readable .tar.gz: {e}"))?;
-        for (count, entry) in all.enumerate() {
-            if count >= entries {
-                return Err(too_many());
-            }
-            let mut entry = entry.map_err(|e| format!("not a readable .tar.gz: {e}"))?;
-            if !entry.header().entry_type().is_file() {
-                continue;
-            }
-            let name = entry.path().map_err(|e| e.to_string())?.into_owned();
-            let rel = safe_path(&name).ok_or(name);
-            visit(rel, &mut entry)?;
-        }
-    }
-    Ok(())
-}
-
-/// Why an entry was not taken from an archive: its path climbs out of it.
-fn outside(written: &Path) -> String {
-    format!("the archive holds a path outside itself: {}", written.display())
-}
-
-/// Reads a `.zip` or `.tar.gz` into memory within the caps; a path escaping it is an error.
-fn read_archive(path: &Path, caps: ArchiveCaps) -> Result<Tree, String> {
-    let mut tree = Tree::default();
-    let mut used = 0u64;
-    each_file(path, caps.entries, |rel, reader| {
-        let rel = rel.map_err(|written| outside(&written))?;
-        if rel.components().any(|c| is_noise(&c.as_os_str().to_string_lossy())) {
-            return Ok(());
-        }
-        let content = caps.read(&rel.to_string_lossy(), reader, &mut used).map_err(|e| e.to_string())?;
-        if is_archive(&rel) {
-            tree.archives.push(rel.clone());
-        }
-        tree.files.insert(rel, content);
-        Ok(())
-    })?;
-    Ok(tree)
-}
-
-/// Caps of a whole class's archive, unpacked to disk: far larger than one student's.
-const CLASS_ARCHIVE_CAPS: ArchiveCaps =
-    ArchiveCaps { entries: 200_000, file_bytes: 64 << 20, total_bytes: 8 << 30 };
-
-/// A class archive unpacked: the folder to read as the class root, and the students (by the name of
-/// their folder or file in it) who had an entry left out, with why.
-struct Unpacked {
-    top: PathBuf,
-    refused: BTreeMap<String, String>,
-}
-
-/// Unpacks a class archive into `dest` within `caps`, each entry at its checked path, and finds
-/// the folder to take as the class root: the archive's one top folder when it wraps everything.
-///
-/// An entry that climbs out of the archive (`bob/../../x.c`, `/etc/x`) or is larger than a class
-/// archive's file cap is left out, and belongs to a student as a written path says: the first folder
-/// or file it names below the root. That student's name is put in the root (an empty folder or file,
-/// if nothing else of theirs is there) so that the roster finds them as usual, and is returned with
-/// the reason, to make their row an error: one student's upload never refuses the whole class.
-fn unpack_class(path: &Path, dest: &Path, caps: ArchiveCaps) -> Result<Unpacked, String> {
-    let mut total = 0u64;
-    // Each entry left out: its path as written, and why.
-    let mut left_out: Vec<(PathBuf, String)> = Vec::new();
-    each_file(path, caps.entries, |rel, reader| {
-        let rel = match rel {
-            Ok(rel) => rel,
-            Err(written) => {
-                left_out.push((written.clone(), outside(&written)));
-                return Ok(());
-            }
-        };
-        let target = dest.join(&rel);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
-        }
-        let mut out =
-            std::fs::File::create(&target).map_err(|e| format!("cannot write {}: {e}", target.display()))?;
-        let copied =
-            std::io::copy(&mut reader.take(caps.file_bytes + 1), &mut out).map_err(|e| e.to_string())?;
-        if copied > caps.file_bytes {
-            drop(out);
-            std::fs::remove_file(&target).map_err(|e| format!("cannot remove {}: {e}", target.display()))?;
-            let why = format!(
-                "the class archive's {} is larger than {} unpacked",
-                rel.display(),
-                show_bytes(caps.file_bytes)
-            );
-            left_out.push((rel, why));
-            return Ok(());
-        }
-        total += copied;
-        if total > caps.total_bytes {
-            return Err(format!("the archive unpacks to more than {}", show_bytes(caps.total_bytes)));
-        }
-        Ok(())
-    })?;
-    let tops = list(dest).map_err(|e| e.to_string())?;
-    let top = match tops.as_slice() {
-        [(_, only)]
-            if only.is_dir() && list(only).is_ok_and(|inner| inner.iter().any(|(_, p)| p.is_dir())) =>
-        {
-            only.clone()
-        }
-        _ => dest.to_owned(),
-    };
-    let wrapper = top.strip_prefix(dest).ok().map(|w| w.as_os_str().to_owned()).filter(|w| !w.is_empty());
-    let mut refused = BTreeMap::new();
-    for (written, why) in left_out {
-        let mut names: Vec<&std::ffi::OsStr> = written
-            .components()
-            .filter_map(|c| match c {
-                Component::Normal(name) => Some(name),
-                _ => None,
-            })
-            .collect();
-        if names.len() > 1 && wrapper.as_deref() == Some(names[0]) {
-            names.remove(0);
-        }
-        // An entry that names nobody (a bare `..`) is only left out.
-        let Some(student) = names.first() else { continue };
-        let place = top.join(student);
-        if std::fs::symlink_metadata(&place).is_err() {
-            let made = if names.len() > 1 {
-                std::fs::create_dir(&place)
-            } else {
-                std::fs::File::create(&place).map(drop)
-            };
-            made.map_err(|e| format!("cannot write {}: {e}", place.display()))?;
-        }
-        refused.entry(student.to_string_lossy().into_owned()).or_insert(why);
-    }
-    Ok(Unpacked { top, refused })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn patterns() -> Vec<glob::Pattern> {
-        vec![glob::Pattern::new("*.c").unwrap(), glob::Pattern::new("*.h").unwrap()]
-    }
-
-    #[test]
-    fn moodle_folders_give_the_id_and_the_name() {
-        assert_eq!(
-            student_of("Ada Lovelace_12345_assignsubmission_file_"),
-            ("12345".into(), Some("Ada Lovelace".into()))
-        );
-        assert_eq!(student_of("trouble-ada"), ("trouble-ada".into(), None));
-    }
-
-    #[test]
-    fn canvas_file_names_give_the_id_the_login_and_the_file() {
-        let c = CANVAS.captures("lovelace_LATE_12345_678_main.c").unwrap();
-        assert_eq!((&c["login"], &c["id"], &c["file"]), ("lovelace", "12345", "main.c"));
-        let c = CANVAS.captures("lovelace_12345_678_my_game.c").unwrap();
-        assert_eq!((&c["id"], &c["file"]), ("12345", "my_game.c"));
-        assert!(CANVAS.captures("main.c").is_none());
-    }
-
-    #[test]
-    fn paths_that_climb_out_of_an_archive_are_refused() {
-        assert_eq!(safe_path(Path::new("a/./b.c")), Some(PathBuf::from("a/b.c")));
-        assert_eq!(safe_path(Path::new("../b.c")), None);
-        assert_eq!(safe_path(Path::new("a/../../b.c")), None);
-        assert_eq!(safe_path(Path::new("/etc/passwd")), None);
-    }
-
-    #[test]
-    fn a_file_over_the_cap_in_a_class_archive_is_its_students_error_and_is_not_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let class = dir.path().join("class.zip");
-        let mut writer = zip::ZipWriter::new(std::fs::File::create(&class).unwrap());
-        for (name, bytes) in
-            [("alice/main.c", &b"small"[..]), ("bob/main.c", &[b' '; 11][..]), ("bob/game.h", b"")]
-        {
-            writer.start_file(name, zip::write::SimpleFileOptions::default()).unwrap();
-            std::io::Write::write_all(&mut writer, bytes).unwrap();
-        }
-        writer.finish().unwrap();
-        let dest = dir.path().join("unpacked");
-        std::fs::create_dir(&dest).unwrap();
-        let caps = ArchiveCaps { entries: 10, file_bytes: 10, total_bytes: 100 };
-        let unpacked = unpack_class(&class, &dest, caps).unwrap();
-        assert_eq!(unpacked.top, dest);
-        assert_eq!(
-            unpacked.refused,
-            BTreeMap::from([(
-                "bob".to_owned(),
-                "the class archive's bob/main.c is larger than 10 bytes unpacked".to_owned()
-            )])
-        );
-        assert!(!dest.join("bob/main.c").exists() && dest.join("bob/game.h").exists());
-
-        // The whole class's cap is the class's.
-        let dest = dir.path().join("too-much");
-        std::fs::create_dir(&dest).unwrap();
-        let caps = ArchiveCaps { entries: 10, file_bytes: 10, total_bytes: 4 };
-        let err = unpack_class(&class, &dest, caps).map(|_| ()).unwrap_err();
-        assert_eq!(err, "the archive unpacks to more than 4 bytes");
-    }
-
-    #[test]
-    fn the_shallowest_files_the_assignment_takes_are_picked() {
-        let mut tree = Tree::default();
-        tree.files.insert("project/main.c".into(), b"int main;".to_vec());
-        tree.files.insert("project/game.h".into(), b"".to_vec());
-        tree.files.insert("project/old/main.c".into(), b"old".to_vec());
-        tree.files.insert("README.md".into(), b"".to_vec());
-        let names: Vec<String> = pick(&tree, &patterns()).into_iter().map(|f| f.name).collect();
-        assert_eq!(names, ["game.h", "main.c"]);
-    }
 }

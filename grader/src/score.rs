@@ -427,6 +427,7 @@ mod tests {
             probe: None,
             categories,
             cases,
+            late_penalty: None,
         }
     }
 

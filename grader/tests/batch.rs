@@ -115,6 +115,8 @@ fn options(out: &Path, partition: Option<Partition>, manual: ManualGrades) -> Ba
         partition,
         manual,
         force: false,
+        only: Vec::new(),
+        stop: batch::StopFlag::new(),
         caps: ArchiveCaps::default(),
         grade: GradeOptions::new(common::cache()),
     }
@@ -170,19 +172,22 @@ fn every_layout_gives_its_students_and_each_scores_as_graded_alone() {
     let mut rows = csv.lines();
     let header = rows.next().unwrap();
     assert!(
-        header.starts_with("id,name,total,max,compile,style,") && header.ends_with(",pending,status"),
+        header.starts_with("id,name,total,max,compile,style,")
+            && header.ends_with(",pending,status,late,note"),
         "{header}"
     );
     let rows: Vec<Vec<&str>> = rows.map(|r| r.split(',').collect()).collect();
     let ids: Vec<&str> = rows.iter().map(|r| r[0]).collect();
     assert_eq!(ids, students.iter().map(|s| s.0).collect::<Vec<_>>());
     for ((id, fixture, status), row) in students.iter().zip(&rows) {
-        assert_eq!(row[row.len() - 1], status.word(), "{id}");
+        assert_eq!(row[row.len() - 3], status.word(), "{id}");
+        // Canvas marks its late files; the other layouts mark nothing.
+        assert_eq!(row[row.len() - 2], if *id == "777" { "yes" } else { "" }, "{id}");
         let total: f64 = row[2].parse().unwrap();
         let expected = fixture.map_or(0.0, |f| common::grade_fixture(ASSIGNMENT, f).score);
         assert_eq!(total, expected, "{id}: in the batch, alone");
         // The hand-graded categories are pending for everyone.
-        assert_eq!(row[row.len() - 2], "style survey", "{id}");
+        assert_eq!(row[row.len() - 4], "style survey", "{id}");
     }
     let names: BTreeSet<(&str, &str)> =
         rows.iter().map(|r| (r[0], r[1])).filter(|(_, n)| !n.is_empty()).collect();
@@ -233,8 +238,12 @@ fn the_class_page_links_every_student_to_their_feedback() {
     let (_, out, students) = graded_class();
     let html = read(&out.join("class.html"));
     for (id, ..) in students {
-        assert!(html.contains(&format!("href=\"students/{id}/feedback.md\"")), "{id}");
-        assert!(out.join("students").join(id).join("feedback.md").is_file(), "{id}");
+        assert!(html.contains(&format!("href=\"students/{id}/feedback.html\"")), "{id}");
+        // The page beside the Markdown, rendered from it.
+        let markdown = read(&out.join("students").join(id).join("feedback.md"));
+        let page = read(&out.join("students").join(id).join("feedback.html"));
+        let heading = markdown.lines().next().unwrap().trim_start_matches("# ");
+        assert!(page.contains(&format!("<h1>{heading}</h1>")), "{id}: {page}");
     }
     let summary = read(&out.join("summary.md"));
     assert!(summary.contains("10"), "{summary}");
@@ -279,7 +288,7 @@ fn hand_grades_merge_into_the_gradebook_and_the_feedback_without_regrading() {
     let csv = read(&graded_out.join("gradebook.csv"));
     let row = csv.lines().find(|l| l.starts_with("12345,")).unwrap();
     assert!(row.starts_with("12345,Ada Lovelace,87.00,100.00,15.00,7.00,"), "{row}");
-    assert!(row.ends_with(",survey,graded"), "{row}");
+    assert!(row.ends_with(",survey,graded,,"), "{row}");
     let feedback = read(&graded_out.join("students/12345/feedback.md"));
     assert!(feedback.contains("| 7.00 / 10.00 | clear names, but no header comment |"), "{feedback}");
 
@@ -584,7 +593,7 @@ fn a_class_zip_with_an_entry_climbing_out_grades_everyone_else_and_makes_that_ro
     let statuses: Vec<(&str, &str)> = csv
         .lines()
         .skip(1)
-        .map(|row| (row.split(',').next().unwrap(), row.rsplit(',').next().unwrap()))
+        .map(|row| (row.split(',').next().unwrap(), row.rsplit(',').nth(2).unwrap()))
         .collect();
     assert_eq!(statuses, [("alice", "graded"), ("bob", "grader-error"), ("carol", "graded")]);
     let record: serde_json::Value =
@@ -609,7 +618,7 @@ fn a_class_exports_to_canvas_and_moodle_in_the_layouts_they_import() {
             column: column.map(str::to_owned),
             modified: Some("2026-11-26 13:00".into()),
         };
-        grader::export::export(out, &options).unwrap()
+        grader::export::export(out, common::assignment(ASSIGNMENT), &options).unwrap()
     };
 
     // Canvas: the user id from the download's file name, the feedback named after the submission.
@@ -621,7 +630,7 @@ fn a_class_exports_to_canvas_and_moodle_in_the_layouts_they_import() {
     assert_eq!(lines[0], "Student,ID,SIS User ID,SIS Login ID,Section,Trouble (4242)");
     assert_eq!(lines[1], "Points Possible,,,,,100.00");
     assert!(lines[2].starts_with("hopper,777,,,,"), "{csv}");
-    assert_eq!(names(&dir.path().join("canvas-feedback.zip")), ["hopper_LATE_777_888_feedback.md"]);
+    assert_eq!(names(&dir.path().join("canvas-feedback.zip")), ["hopper_LATE_777_888_feedback.html"]);
 
     // Moodle: the worksheet's columns its upload reads, and the feedback plugin's file names.
     let moodle = export(grader::export::Platform::Moodle, None);
@@ -636,7 +645,15 @@ fn a_class_exports_to_canvas_and_moodle_in_the_layouts_they_import() {
     assert!(ada.contains("style pending/10.00"), "{ada}");
     assert!(moodle.pending.contains(&"12345".to_owned()));
     let zipped = names(&dir.path().join("moodle-feedback.zip"));
-    assert!(zipped.contains(&"Ada Lovelace_12345_assignfeedback_file_feedback.md".to_owned()), "{zipped:?}");
+    assert!(
+        zipped.contains(&"Ada Lovelace_12345_assignfeedback_file_feedback.html".to_owned()),
+        "{zipped:?}"
+    );
+    // A spreadsheet: the gradebook, with the byte-order mark Excel needs to read UTF-8.
+    export(grader::export::Platform::Excel, None);
+    let excel = std::fs::read(dir.path().join("gradebook-excel.csv")).unwrap();
+    assert_eq!(&excel[..3], b"\xEF\xBB\xBF");
+    assert_eq!(&excel[3..], std::fs::read(out.join("gradebook.csv")).unwrap().as_slice());
     // Ids that are folder names are no Moodle participant: left out, each with why.
     let (id, why) = moodle.left_out.iter().find(|(id, _)| id == "correct").unwrap();
     assert!(why.contains("not a Moodle participant id"), "{id}: {why}");

@@ -146,6 +146,29 @@ fn a_bonus_category_loads_and_cannot_be_graded_by_hand() {
 }
 
 #[test]
+fn a_late_penalty_loads_and_its_mistakes_name_their_line() {
+    assert_eq!(load_with(ASSIGNMENT, &[]).unwrap().late_penalty, None);
+    let with_late = format!("{ASSIGNMENT}\n[late]\npenalty = 10\n");
+    assert_eq!(load_with(&with_late, &[]).unwrap().late_penalty, Some(10.0));
+
+    // The `[late]` table starts at line 26 of these files, its key at line 27.
+    for (value, says) in [("0", "above 0"), ("150", "at most 100"), ("-5", "above 0"), ("nan", "percentage")]
+    {
+        let bad = format!("{ASSIGNMENT}\n[late]\npenalty = {value}\n");
+        let (file, line, message) = invalid(load_with(&bad, &[]).unwrap_err());
+        assert_eq!((file.as_str(), line), ("assignment.toml", Some(27)), "{value}");
+        assert!(message.contains(says), "{value}: {message}");
+    }
+    let typo = format!("{ASSIGNMENT}\n[late]\npenalty = 10\npenalti-days = 1\n");
+    let (_, line, message) = invalid(load_with(&typo, &[]).unwrap_err());
+    assert_eq!(line, Some(28));
+    assert!(message.contains("unknown field `penalti-days`"), "{message}");
+    let text = format!("{ASSIGNMENT}\n[late]\npenalty = \"10%\"\n");
+    let (_, line, _) = invalid(load_with(&text, &[]).unwrap_err());
+    assert_eq!(line, Some(27));
+}
+
+#[test]
 fn a_missing_assignment_lists_the_known_ones() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
     let err = load_assignment(&root, "monopoly").unwrap_err();

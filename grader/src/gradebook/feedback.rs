@@ -56,6 +56,16 @@ fn points_table(title: &str, record: &Record, columns: &[Column]) -> String {
         record.total(),
         record.max()
     );
+    if let (Some(true), Some(percent)) = (record.download.late, record.late_penalty) {
+        let _ = writeln!(
+            out,
+            "Handed in late: {percent}% of the {:.2} points earned taken off ({:.2} points).\n",
+            record.total_before_penalty(),
+            record.penalty()
+        );
+    } else if record.download.late == Some(true) {
+        out.push_str("Handed in late.\n\n");
+    }
     out.push_str("| category | points | |\n|---|---:|---|\n");
     for column in columns {
         let Some(score) = record.categories.iter().find(|c| c.id == column.id) else { continue };
@@ -72,9 +82,29 @@ fn points_table(title: &str, record: &Record, columns: &[Column]) -> String {
     out
 }
 
+/// The files graded and what the class download said about them (a file renamed back, an online
+/// text or another submission left out), as a list; nothing when there is neither.
+fn submission_section(files: &[String], record: &Record) -> String {
+    let mut out = String::new();
+    if files.is_empty() && record.download.notes.is_empty() {
+        return out;
+    }
+    out.push_str("## Your submission\n\n");
+    if !files.is_empty() {
+        let names: Vec<String> = files.iter().map(|f| markdown_inline(f)).collect();
+        let _ = writeln!(out, "- files graded: {}", names.join(", "));
+    }
+    for note in &record.download.notes {
+        let _ = writeln!(out, "- {}", markdown_inline(note));
+    }
+    out.push('\n');
+    out
+}
+
 /// The feedback of a student who could not be graded: their points (hand grades included) and why.
 pub fn render_ungraded_feedback(title: &str, record: &Record, columns: &[Column]) -> String {
     let mut out = points_table(title, record, columns);
+    out.push_str(&submission_section(&[], record));
     let why = record.note.as_deref().unwrap_or("no report");
     let _ = writeln!(out, "Your submission could not be graded automatically: {}.", markdown_inline(why));
     out
@@ -84,10 +114,14 @@ pub fn render_ungraded_feedback(title: &str, record: &Record, columns: &[Column]
 pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> String {
     let report = &report.student_view();
     let mut out = points_table(&report.title, record, columns);
+    out.push_str(&submission_section(&report.submission_files, record));
     for build in &report.builds {
         if build.status == BuildStatus::Error || !build.log.trim().is_empty() {
             let what = if build.status == BuildStatus::Error { "failed" } else { "succeeded with warnings" };
             let _ = writeln!(out, "## Build `{}` {what}\n", build.recipe);
+            if let Some(hint) = build.hint_to_show(&report.assignment) {
+                let _ = writeln!(out, "**Hint:** {}\n", markdown_inline(&hint));
+            }
             let lines: Vec<&str> = build.log.lines().take(MAX_LOG_LINES).collect();
             out.push_str(&fenced(&lines.join("\n")));
             out.push('\n');
@@ -204,6 +238,52 @@ mod tests {
         let feedback = render_ungraded_feedback("Demo", &record, &columns());
         assert_inert(&feedback);
         assert!(feedback.contains("&lt;/p&gt;&lt;script&gt;alert(1)&lt;/script&gt;."), "{feedback}");
+    }
+
+    #[test]
+    fn feedback_lists_the_files_graded_and_what_the_download_said() {
+        let mut record = student("a1", "Ada", StudentStatus::Graded, 2.0, None);
+        record.download.notes = vec!["`backgammon-1.h` was taken as `backgammon.h`".to_owned()];
+        let mut report = hostile_report();
+        report.submission_files = vec!["main.c".to_owned(), "main_old.c".to_owned()];
+        let feedback = render_feedback(&report, &record, &columns());
+        assert!(
+            feedback.contains(
+                "## Your submission\n\n- files graded: main.c, main\\_old.c\n- \\`backgammon-1.h\\` was taken as \\`backgammon.h\\`\n"
+            ),
+            "{feedback}"
+        );
+        // Not graded: the notes still say why files were left out.
+        let mut record = student("a1", "Ada", StudentStatus::NoFiles, 0.0, None);
+        record.download.notes = vec!["the online text was left out".to_owned()];
+        let feedback = render_ungraded_feedback("Demo", &record, &columns());
+        assert!(feedback.contains("## Your submission\n\n- the online text was left out\n"), "{feedback}");
+    }
+
+    #[test]
+    fn feedback_gives_a_failed_builds_hint_before_its_messages() {
+        let record = student("a1", "Ada", StudentStatus::BuildError, 0.0, None);
+        let mut report = hostile_report();
+        report.builds[1].log = "/usr/bin/ld: main.o: in function `main':\nmain.c:(.text+0x1): undefined reference to `movePiece'\n\
+             main.c:(.text+0x9): undefined reference to `movePiece'\nmain.c:(.text+0xf): undefined reference to `initBoard'\n"
+            .to_owned();
+        let feedback = render_feedback(&report, &record, &columns());
+        let hint = "**Hint:** 2 names the assignment's code uses are not defined by the submission \
+                    (movePiece, initBoard): is it a submission of \\`demo\\`?";
+        assert!(feedback.contains(&format!("## Build `driver` failed\n\n{hint}")), "{feedback}");
+    }
+
+    #[test]
+    fn feedback_shows_a_late_penalty_apart_from_the_points() {
+        let mut record = student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0));
+        record.download.late = Some(true);
+        record.late_penalty = Some(10.0);
+        let feedback = render_feedback(&hostile_report(), &record, &columns());
+        assert!(feedback.contains("**a1 (Ada)**: 9.00 / 10.00 points\n"), "{feedback}");
+        assert!(
+            feedback.contains("Handed in late: 10% of the 10.00 points earned taken off (1.00 points).\n"),
+            "{feedback}"
+        );
     }
 
     #[test]

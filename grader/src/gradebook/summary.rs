@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{CaseStat, Gradebook, Record, StudentStatus};
+use crate::report::escape::markdown_inline;
 
 /// Bins of the distribution of totals: 0-10%, 10-20%, ..., 90-100% (100% falls in the last, and so do
 /// totals above 100% that bonus points make).
@@ -32,6 +33,24 @@ pub(super) fn percent_of_max(record: &Record) -> f64 {
     }
 }
 
+/// A student's total as a percentage of the points graded so far: hand-graded categories still
+/// pending are left out of the max as they are of the total, so that a student awaiting a style
+/// grade is not shown as failing it (as a spreadsheet's "ungraded is excluded"). The same as
+/// [`percent_of_max`] once nothing is pending; `None` while nothing of theirs is graded at all.
+pub(super) fn graded_percent(record: &Record) -> Option<f64> {
+    if record.pending().is_empty() {
+        return Some(percent_of_max(record));
+    }
+    let graded: f64 = record.categories.iter().filter(|c| !c.bonus && c.score.is_some()).map(|c| c.max).sum();
+    let graded = crate::score::round(graded);
+    (graded > 0.0).then(|| record.total() * 100.0 / graded)
+}
+
+/// Students with hand-graded categories still pending.
+pub(super) fn pending_students(book: &Gradebook) -> usize {
+    book.students.iter().filter(|s| !s.pending().is_empty()).count()
+}
+
 /// The bin of a percentage: `[10 i, 10 (i + 1))`, with 100% (and above) in the last.
 pub(super) fn bin_of(percent: f64) -> usize {
     // The tolerance absorbs float noise of totals with two decimals, so 30% never lands in 20-30%.
@@ -49,12 +68,18 @@ pub(super) fn bin_label(i: usize) -> String {
     format!("{}-{}%", i * step, (i + 1) * step)
 }
 
-/// The spread of a class's totals, as percentages of each student's max.
+/// The spread of a class's totals, as percentages of the points graded so far ([`graded_percent`]).
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Distribution {
     /// Students per bin.
     pub bins: [usize; BINS],
-    /// Mean, median, min, max and (population) standard deviation; `None` for an empty class.
+    /// Of each bin's students, those with hand grades pending: shown apart, since their percent
+    /// is of fewer points.
+    pub pending: [usize; BINS],
+    /// Students with nothing graded yet (every category pending by hand): in no bin.
+    pub ungraded: usize,
+    /// Mean, median, min, max and (population) standard deviation; `None` for a class with nobody
+    /// in a bin.
     pub stats: Option<Stats>,
 }
 
@@ -76,10 +101,18 @@ pub(super) struct Stats {
 impl Distribution {
     /// The distribution of the class's totals.
     pub(super) fn of(book: &Gradebook) -> Distribution {
-        let mut percents: Vec<f64> = book.students.iter().map(percent_of_max).collect();
-        let mut bins = [0; BINS];
-        for &p in &percents {
-            bins[bin_of(p)] += 1;
+        let mut percents = Vec::with_capacity(book.students.len());
+        let (mut bins, mut pending, mut ungraded) = ([0; BINS], [0; BINS], 0);
+        for student in &book.students {
+            let Some(percent) = graded_percent(student) else {
+                ungraded += 1;
+                continue;
+            };
+            bins[bin_of(percent)] += 1;
+            if !student.pending().is_empty() {
+                pending[bin_of(percent)] += 1;
+            }
+            percents.push(percent);
         }
         percents.sort_by(f64::total_cmp);
         let stats = (!percents.is_empty()).then(|| {
@@ -100,7 +133,7 @@ impl Distribution {
                 std_dev: variance.sqrt(),
             }
         });
-        Distribution { bins, stats }
+        Distribution { bins, pending, ungraded, stats }
     }
 
     /// The largest bin's count (at least 1, so bars can be scaled to it).
@@ -109,9 +142,10 @@ impl Distribution {
     }
 }
 
-/// Students whose total is above their max (bonus points), whom the histogram counts in its top bin.
+/// Students above 100% of the points graded so far (bonus points), whom the histogram counts in its
+/// top bin.
 pub(super) fn above_max(book: &Gradebook) -> usize {
-    book.students.iter().filter(|s| s.total() > s.max()).count()
+    book.students.iter().filter(|s| graded_percent(s).is_some_and(|p| p > 100.0 + 1e-9)).count()
 }
 
 /// The sentence saying that `n` students above 100% are counted in the top bin; `None` for none.
@@ -124,6 +158,44 @@ pub(super) fn above_max_note(n: usize) -> Option<String> {
 /// Students per status, every status listed (in [`STATUSES`] order).
 pub(super) fn status_counts(book: &Gradebook) -> [(StudentStatus, usize); 4] {
     STATUSES.map(|status| (status, book.students.iter().filter(|s| s.status == status).count()))
+}
+
+/// The sentence saying how students with hand grades pending are counted in the spread of totals;
+/// `None` when nobody has any pending.
+pub(super) fn pending_note(book: &Gradebook, distribution: &Distribution) -> Option<String> {
+    let n = pending_students(book);
+    if n == 0 {
+        return None;
+    }
+    let (who, have) = if n == 1 { ("student", "has") } else { ("students", "have") };
+    let mut note = format!(
+        "{n} {who} {have} hand grades pending: their percent is of the points graded so far (automated \
+         points only, until their hand grades are in), while their total counts the pending categories as 0."
+    );
+    let ungraded = distribution.ungraded;
+    if ungraded > 0 {
+        let (who, is) = if ungraded == 1 { ("student", "is") } else { ("students", "are") };
+        let _ = write!(note, " {ungraded} {who} with nothing graded yet {is} in no range.");
+    }
+    Some(note)
+}
+
+/// The sentence saying whom the cases' pass rates count: the students whose program was built.
+pub(super) fn pass_rate_note(book: &Gradebook) -> String {
+    let [(_, built), (_, build_errors), ..] = status_counts(book);
+    let mut note = format!(
+        "Pass rates are over the {built} {} whose build succeeded",
+        if built == 1 { "student" } else { "students" }
+    );
+    if build_errors > 0 {
+        let who = if build_errors == 1 { "student" } else { "students" };
+        let _ = write!(
+            note,
+            "; of the {build_errors} {who} with a build error, only the cases their program still ran count"
+        );
+    }
+    note.push('.');
+    note
 }
 
 /// The cases from the lowest pass rate up; ties keep case order. Cases nobody ran say nothing about
@@ -152,6 +224,9 @@ pub fn render_summary(book: &Gradebook) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {} ({}): class summary", inline(&book.title), inline(&book.assignment));
     out.push('\n');
+    if let Some(banner) = &book.partial {
+        let _ = writeln!(out, "**{}**\n", inline(banner));
+    }
 
     let n = book.students.len();
     let counts = status_counts(book);
@@ -162,7 +237,9 @@ pub fn render_summary(book: &Gradebook) -> String {
         let _ = writeln!(out, "| {} | {count} |", status.word());
     }
 
-    out.push_str("\n## Totals (percent of max)\n\n");
+    out.push_str(&download_section(book));
+
+    out.push_str("\n## Totals (percent of the points graded so far)\n\n");
     let distribution = Distribution::of(book);
     match distribution.stats {
         Some(s) => {
@@ -174,19 +251,20 @@ pub fn render_summary(book: &Gradebook) -> String {
         }
         None => out.push_str("No students: no statistics.\n"),
     }
-    let pending = book.students.iter().filter(|s| !s.pending().is_empty()).count();
-    if pending > 0 {
-        // Said once here, so nobody reads a low spread as a class-wide failure.
-        let _ = writeln!(
-            out,
-            "\n{pending} {} hand-graded categories still pending, counted as 0 until graded.",
-            if pending == 1 { "student has" } else { "students have" }
-        );
+    // Said once here, so nobody reads totals awaiting hand grades as a class-wide failure.
+    if let Some(note) = pending_note(book, &distribution) {
+        let _ = writeln!(out, "\n{note}");
     }
-    out.push_str("\n| Range | Students | |\n|---|---:|---|\n");
+    out.push_str("\n| Range | Students | Hand grades pending | |\n|---|---:|---:|---|\n");
     let peak = distribution.peak();
     for (i, &count) in distribution.bins.iter().enumerate() {
-        let _ = writeln!(out, "| {} | {count} | {} |", bin_label(i), "█".repeat(bar_length(count, peak)));
+        let _ = writeln!(
+            out,
+            "| {} | {count} | {} | {} |",
+            bin_label(i),
+            distribution.pending[i],
+            "█".repeat(bar_length(count, peak))
+        );
     }
     if let Some(note) = above_max_note(above_max(book)) {
         let _ = writeln!(out, "\n{note}");
@@ -230,6 +308,7 @@ pub fn render_summary(book: &Gradebook) -> String {
     if book.cases.is_empty() {
         out.push_str("No cases.\n");
     } else {
+        let _ = writeln!(out, "{}\n", pass_rate_note(book));
         out.push_str("| Case | Category | Hidden | Passed | Pass rate |\n|---|---|---|---:|---:|\n");
         for case in hardest_first(&book.cases).into_iter().take(HARDEST) {
             let _ = writeln!(
@@ -241,6 +320,40 @@ pub fn render_summary(book: &Gradebook) -> String {
                 case.passed,
                 case.ran,
                 pass_percent(case)
+            );
+        }
+    }
+    out
+}
+
+/// What the class download said that the instructor should see: the late submissions (where the
+/// download marks them) and the ids with several submissions, one of them graded (names from the
+/// download escaped: they are the students').
+fn download_section(book: &Gradebook) -> String {
+    let mut out = String::new();
+    if book.students.iter().any(|s| s.download.late.is_some()) {
+        let late: Vec<&Record> = book.students.iter().filter(|s| s.download.late == Some(true)).collect();
+        let (n, s) = (late.len(), if late.len() == 1 { "" } else { "s" });
+        let _ = write!(out, "\n{n} submission{s} marked late by the download");
+        match late.iter().find_map(|s| s.late_penalty) {
+            Some(percent) => {
+                let _ = writeln!(out, ", {percent}% of their points taken off (`[late] penalty`).");
+            }
+            None => out.push_str(" (the assignment has no `[late] penalty`: no points taken off).\n"),
+        }
+    }
+    let several: Vec<&Record> = book.students.iter().filter(|s| !s.download.left_out.is_empty()).collect();
+    if !several.is_empty() {
+        out.push_str("\n## Several submissions under one id\n\n");
+        out.push_str("One of each was graded; keep one in the download and re-run to grade another.\n\n");
+        out.push_str("| Student | Graded | Left out |\n|---|---|---|\n");
+        for s in several {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} |",
+                markdown_inline(&s.id),
+                markdown_inline(&s.origin),
+                markdown_inline(&s.download.left_out.join(", "))
             );
         }
     }
@@ -287,7 +400,7 @@ mod tests {
         }
     }
 
-    /// Three students of 10 points: 100%, 30% (style pending), 0% (build error).
+    /// Three students of 10 points: 100%, 3 of the 8 graded (37.5%, style pending), 0% (build error).
     fn book() -> Gradebook {
         Gradebook {
             assignment: "connect4".to_owned(),
@@ -303,6 +416,7 @@ mod tests {
                 case("full-board", "play", true, 0, 2),
                 case("undo", "play", false, 1, 3),
             ],
+            partial: None,
         }
     }
 
@@ -327,10 +441,12 @@ mod tests {
     fn distribution_counts_and_statistics() {
         let d = Distribution::of(&book());
         assert_eq!(d.bins, [1, 0, 0, 1, 0, 0, 0, 0, 0, 1]);
+        assert_eq!(d.pending, [0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(d.ungraded, 0);
         let s = d.stats.unwrap();
-        assert!((s.mean - 130.0 / 3.0).abs() < 1e-9);
-        assert_eq!((s.median, s.min, s.max), (30.0, 0.0, 100.0));
-        let variance = [100.0_f64, 30.0, 0.0].iter().map(|p| (p - 130.0 / 3.0).powi(2)).sum::<f64>() / 3.0;
+        assert!((s.mean - 137.5 / 3.0).abs() < 1e-9);
+        assert_eq!((s.median, s.min, s.max), (37.5, 0.0, 100.0));
+        let variance = [100.0_f64, 37.5, 0.0].iter().map(|p| (p - 137.5 / 3.0).powi(2)).sum::<f64>() / 3.0;
         assert!((s.std_dev - variance.sqrt()).abs() < 1e-9);
     }
 
@@ -338,7 +454,8 @@ mod tests {
     fn even_class_median_is_the_middle_mean() {
         let mut book = book();
         book.students.push(student("d4", StudentStatus::Graded, 5.0, Some(1.0)));
-        assert_eq!(Distribution::of(&book).stats.unwrap().median, 45.0);
+        // 0, 37.5, 60, 100.
+        assert_eq!(Distribution::of(&book).stats.unwrap().median, 48.75);
     }
 
     #[test]
@@ -351,15 +468,65 @@ mod tests {
         assert!(md.contains("| no-files | 0 |"), "{md}");
         assert!(md.contains("| grader-error | 0 |"), "{md}");
         assert!(
-            md.contains("Mean 43.3%, median 30.0%, min 0.0%, max 100.0%, standard deviation 41.9%."),
+            md.contains("Mean 45.8%, median 37.5%, min 0.0%, max 100.0%, standard deviation 41.2%."),
             "{md}"
         );
-        assert!(md.contains("1 student has hand-graded categories still pending"), "{md}");
+        assert!(md.contains("## Totals (percent of the points graded so far)\n"), "{md}");
+        assert!(
+            md.contains(
+                "1 student has hand grades pending: their percent is of the points graded so far (automated \
+                 points only, until their hand grades are in), while their total counts the pending categories as 0."
+            ),
+            "{md}"
+        );
         let full = "█".repeat(BAR_WIDTH);
-        assert!(md.contains(&format!("| 0-10% | 1 | {full} |")), "{md}");
-        assert!(md.contains("| 10-20% | 0 |  |"), "{md}");
-        assert!(md.contains(&format!("| 30-40% | 1 | {full} |")), "{md}");
-        assert!(md.contains(&format!("| 90-100% | 1 | {full} |")), "{md}");
+        assert!(md.contains("| Range | Students | Hand grades pending | |\n"), "{md}");
+        assert!(md.contains(&format!("| 0-10% | 1 | 0 | {full} |")), "{md}");
+        assert!(md.contains("| 10-20% | 0 | 0 |  |"), "{md}");
+        assert!(md.contains(&format!("| 30-40% | 1 | 1 | {full} |")), "{md}");
+        assert!(md.contains(&format!("| 90-100% | 1 | 0 | {full} |")), "{md}");
+    }
+
+    #[test]
+    fn a_student_awaiting_hand_grades_counts_on_the_points_graded_so_far() {
+        let waiting = student("b2", StudentStatus::Graded, 8.0, None);
+        assert_eq!(percent_of_max(&waiting), 80.0, "the total counts the pending category as 0");
+        assert_eq!(graded_percent(&waiting), Some(100.0), "every automated point");
+        let graded = student("a1", StudentStatus::Graded, 8.0, Some(0.5));
+        assert_eq!(graded_percent(&graded), Some(percent_of_max(&graded)));
+        // Nothing graded yet: a rubric graded all by hand, before any grade.
+        let mut nothing = student("z9", StudentStatus::Graded, 0.0, None);
+        nothing.categories.remove(0);
+        assert_eq!(graded_percent(&nothing), None);
+
+        let book = Gradebook { students: vec![waiting, graded, nothing], ..book() };
+        let d = Distribution::of(&book);
+        assert_eq!((d.bins[9], d.pending[9], d.ungraded), (1, 1, 1));
+        assert_eq!(d.bins[8], 1);
+        assert_eq!(pending_students(&book), 2);
+        let note = pending_note(&book, &d).unwrap();
+        assert!(note.starts_with("2 students have hand grades pending: "), "{note}");
+        assert!(note.ends_with(" 1 student with nothing graded yet is in no range."), "{note}");
+        assert_eq!(pending_note(&Gradebook { students: vec![graded_only()], ..book }, &d), None);
+    }
+
+    /// A student with every category graded.
+    fn graded_only() -> Record {
+        student("a1", StudentStatus::Graded, 8.0, Some(2.0))
+    }
+
+    #[test]
+    fn the_pass_rates_say_they_are_over_the_built_students() {
+        let md = render_summary(&book());
+        assert!(
+            md.contains(
+                "## Hardest cases\n\nPass rates are over the 2 students whose build succeeded; of the 1 \
+                 student with a build error, only the cases their program still ran count.\n\n| Case |"
+            ),
+            "{md}"
+        );
+        let built = Gradebook { students: vec![graded_only()], ..book() };
+        assert_eq!(pass_rate_note(&built), "Pass rates are over the 1 student whose build succeeded.");
     }
 
     #[test]
@@ -422,11 +589,13 @@ mod tests {
         use super::super::testing::{cube_column, with_cube};
         let mut book = book();
         book.columns.push(cube_column());
-        // a1: 10 + 3 bonus of 10 is 130%; b2: 3 + 5 bonus of 10 is 80%.
+        // a1: 10 + 3 bonus of 10 is 130%; b2: 3 + 5 bonus of the 8 graded (style pending) is 100%,
+        // not above it.
         book.students[0] = with_cube(book.students[0].clone(), 3.0);
         book.students[1] = with_cube(book.students[1].clone(), 5.0);
         assert_eq!(percent_of_max(&book.students[0]), 130.0);
-        assert_eq!(Distribution::of(&book).bins, [1, 0, 0, 0, 0, 0, 0, 0, 1, 1]);
+        assert_eq!(graded_percent(&book.students[1]), Some(100.0));
+        assert_eq!(Distribution::of(&book).bins, [1, 0, 0, 0, 0, 0, 0, 0, 0, 2]);
         assert_eq!(above_max(&book), 1);
         let md = render_summary(&book);
         assert!(md.contains("max 130.0%"), "{md}");
@@ -443,11 +612,30 @@ mod tests {
     }
 
     #[test]
+    fn summary_counts_the_late_and_lists_the_ids_with_several_submissions() {
+        let mut book = book();
+        assert!(!render_summary(&book).contains("late") && !render_summary(&book).contains("Several"));
+        book.students[0].download.late = Some(true);
+        book.students[0].late_penalty = Some(10.0);
+        book.students[1].download.late = Some(false);
+        book.students[1].late_penalty = Some(10.0);
+        book.students[2].origin = "c3/".to_owned();
+        book.students[2].download.left_out = vec!["c3.c".to_owned(), "<b>c3</b>.zip".to_owned()];
+        let md = render_summary(&book);
+        assert!(
+            md.contains("\n1 submission marked late by the download, 10% of their points taken off"),
+            "{md}"
+        );
+        assert!(md.contains("## Several submissions under one id"), "{md}");
+        assert!(md.contains("| c3 | c3/ | c3.c, &lt;b&gt;c3&lt;/b&gt;.zip |"), "{md}");
+    }
+
+    #[test]
     fn empty_class_renders() {
         let md = render_summary(&empty());
         assert!(md.contains("0 students."));
         assert!(md.contains("No students: no statistics."));
-        assert!(md.contains("| 90-100% | 0 |  |"));
+        assert!(md.contains("| 90-100% | 0 | 0 |  |"));
         assert!(md.contains("| play | Plays by the rules | — | 8.00 | 0 | — |"), "{md}");
         assert!(!md.contains("NaN"));
     }

@@ -284,6 +284,8 @@ mod tests {
             assignment: "demo".to_owned(),
             title: "Demo | <b>game</b>".to_owned(),
             submission: "students/ada".to_owned(),
+            submission_files: vec!["main.c".to_owned()],
+            submission_notes: Vec::new(),
             visible_only: false,
             containment: Containment::Full,
             programs_ran_as_grader: false,
@@ -298,6 +300,7 @@ mod tests {
                 cached: false,
                 log: "main.c:3: error: expected ';' before '}' <token>\n".to_owned(),
                 seconds: 0.2,
+                hint: None,
             }],
             probe: None,
             categories: vec![

@@ -440,6 +440,8 @@ mod tests {
             assignment: "demo".to_owned(),
             title: "Demo | <b>game</b>".to_owned(),
             submission: "students/ada".to_owned(),
+            submission_files: vec!["main.c".to_owned()],
+            submission_notes: Vec::new(),
             visible_only: true,
             containment: Containment::Full,
             programs_ran_as_grader: false,
@@ -458,6 +460,7 @@ mod tests {
                 cached: true,
                 log: format!("main.c:3: warning: {HOSTILE}\n"),
                 seconds: 0.2,
+                hint: None,
             }],
             probe: Some(ProbeReport {
                 title: "How the board is indexed".to_owned(),

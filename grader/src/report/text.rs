@@ -64,6 +64,12 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
         scope.push_str(&format!(" (only the cases matching {})", report.only.join(", ")));
     }
     let _ = writeln!(out, "{BOLD}{}{BOLD:#} — {}{scope}", report.title, safe(&report.submission));
+    if !report.submission_files.is_empty() {
+        let _ = writeln!(out, "files: {}", safe(&report.submission_files.join(", ")));
+    }
+    for note in &report.submission_notes {
+        let _ = writeln!(out, "note: {}", safe(note));
+    }
     if let Some(seed) = report.dice_seed {
         let _ = writeln!(out, "interactive games rolled with other dice: --seed {seed}");
     }
@@ -107,18 +113,9 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
             BuildStatus::Ok if verbose => usize::MAX,
             BuildStatus::Ok => MAX_WARNING_LINES,
         };
-        let (lines, missing) = linker_view(&build.log);
-        if !missing.is_empty() {
-            let s = if missing.len() == 1 { "" } else { "s" };
-            let _ = writeln!(
-                out,
-                "    {BOLD}hint:{BOLD:#} {} name{s} the assignment's code uses {} not defined by the submission ({}): \
-                 is it a submission of `{}`? (`grader list` names the assignments)",
-                missing.len(),
-                if missing.len() == 1 { "is" } else { "are" },
-                safe(&missing.join(", ")),
-                report.assignment
-            );
+        let (lines, _) = linker_view(&build.log);
+        if let Some(hint) = build.hint_to_show(&report.assignment) {
+            let _ = writeln!(out, "    {BOLD}hint:{BOLD:#} {}", safe(&hint));
         }
         for line in lines.iter().take(shown) {
             let _ = writeln!(out, "    {}", compiler_colours(&safe_block_line(line)));

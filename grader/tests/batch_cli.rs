@@ -1,0 +1,182 @@
+//! `grader batch` as an instructor runs it: stopped with Ctrl-C (SIGINT) or SIGTERM, it says so,
+//! writes the class files of the students graded so far marked as partial, and exits 130 or 143; the
+//! same command resumes. An output folder inside the class and a download's colliding ids are said
+//! on stderr.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use common::repo;
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The grader binary, run from the repository root with its own build cache.
+fn grader(args: &[&str], cache: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
+    command.args(args).current_dir(repo()).env("GRADER_CACHE_DIR", cache).env("NO_COLOR", "1");
+    command
+}
+
+fn run(args: &[&str], cache: &Path) -> Output {
+    grader(args, cache).output().expect("the grader runs")
+}
+
+/// A class of `n` Trouble students, each a fixture of its own (the fixtures in turn).
+fn class(root: &Path, n: usize) {
+    let fixtures = ["correct", "bug-checkwin-zero", "bug-status-width", "bug-land-on-own", "trivia-spacing"];
+    for i in 0..n {
+        let dir = root.join(format!("student{i:02}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fixture = repo().join("fixtures/trouble").join(fixtures[i % fixtures.len()]).join("main.c");
+        std::fs::copy(fixture, dir.join("main.c")).unwrap();
+    }
+}
+
+/// Runs `grader batch` and sends it `signal` once its first student is graded; its exit status and
+/// everything it said.
+fn batch_stopped_by(
+    signal: i32,
+    class: &Path,
+    out: &Path,
+    cache: &Path,
+) -> (std::process::ExitStatus, String) {
+    let mut child = grader(
+        &["batch", class.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap(), "--jobs", "1"],
+        cache,
+    )
+    .stderr(Stdio::piped())
+    .stdout(Stdio::null())
+    .spawn()
+    .unwrap();
+    let mut said = String::new();
+    let mut sent = false;
+    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if !sent && line.starts_with("[1/") {
+            // SAFETY: kill has no memory preconditions; the pid is our child's, not yet waited for.
+            assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+            sent = true;
+        }
+        said.push_str(&line);
+        said.push('\n');
+    }
+    assert!(sent, "no student was graded: {said}");
+    (child.wait().unwrap(), said)
+}
+
+/// The ids of `gradebook.csv`'s rows.
+fn gradebook_ids(out: &Path) -> Vec<String> {
+    let mut reader = csv::Reader::from_path(out.join("gradebook.csv")).unwrap();
+    reader.records().map(|r| r.unwrap()[0].to_owned()).collect()
+}
+
+#[test]
+fn sigint_stops_a_batch_with_a_partial_gradebook_and_the_same_command_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, out) = (dir.path().join("class"), dir.path().join("out"));
+    let students = 12;
+    class(&root, students);
+
+    let (status, said) = batch_stopped_by(libc::SIGINT, &root, &out, dir.path());
+    assert_eq!(status.code(), Some(130), "{said}");
+    assert!(said.contains("SIGINT: starting no new student"), "{said}");
+    let graded = gradebook_ids(&out);
+    assert!(!graded.is_empty() && graded.len() < students, "{graded:?}\n{said}");
+    let partial = format!(
+        "Partial: {} of {students} students graded (stopped by SIGINT); re-run the same command to resume.",
+        graded.len()
+    );
+    assert!(
+        said.contains(&format!(
+            "stopped by SIGINT: {} of {students} students graded; re-run the same command to resume.",
+            graded.len()
+        )),
+        "{said}"
+    );
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(summary.contains(&format!("\n\n**{partial}**\n")), "{summary}");
+    assert!(std::fs::read_to_string(out.join("class.html")).unwrap().contains(&partial));
+    // Whole files: every student in the gradebook has a record and feedback; the others none.
+    for i in 0..students {
+        let id = format!("student{i:02}");
+        let record = out.join("students").join(&id).join("record.json");
+        assert_eq!(record.exists(), graded.contains(&id), "{id}");
+        if graded.contains(&id) {
+            serde_json::from_slice::<serde_json::Value>(&std::fs::read(record).unwrap()).unwrap();
+        }
+    }
+
+    // SIGTERM (a job scheduler's) stops it the same way, with its own code.
+    let (status, said) = batch_stopped_by(libc::SIGTERM, &root, &out, dir.path());
+    assert_eq!(status.code(), Some(143), "{said}");
+    assert!(said.contains("stopped by SIGTERM: "), "{said}");
+
+    let resumed = run(
+        &["batch", root.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap(), "--jobs", "2"],
+        dir.path(),
+    );
+    let said = text(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(0), "{said}");
+    assert!(said.contains("up to date") && !said.contains(" 0 up to date"), "{said}");
+    assert_eq!(gradebook_ids(&out).len(), students);
+    assert!(!std::fs::read_to_string(out.join("summary.md")).unwrap().contains("Partial"));
+}
+
+#[test]
+fn an_out_folder_inside_the_class_is_a_usage_error_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("class");
+    class(&root, 1);
+    let out = root.join("graded");
+    let refused =
+        run(&["batch", root.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap()], dir.path());
+    let said = text(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(&format!(
+            "the output folder {} is inside the class folder {}",
+            out.display(),
+            root.display()
+        )),
+        "{said}"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn colliding_ids_are_warned_on_stderr_and_only_names_a_student() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("class");
+    class(&root, 2);
+    std::fs::copy(root.join("student00/main.c"), root.join("student00.c")).unwrap();
+    let out = dir.path().join("out");
+    let (root_arg, out_arg) = (root.to_str().unwrap(), out.to_str().unwrap());
+    let first = run(&["batch", root_arg, "-a", "trouble", "-o", out_arg], dir.path());
+    let said = text(&first.stderr);
+    assert_eq!(first.status.code(), Some(0), "{said}");
+    assert!(
+        said.contains(
+            "warning: 2 submissions under the id `student00`: `student00` is graded; left out: `student00.c`"
+        ),
+        "{said}"
+    );
+    assert!(said.contains("; 1 with several submissions (warnings above, and in summary.md)"), "{said}");
+
+    let only = run(&["batch", root_arg, "-a", "trouble", "-o", out_arg, "--only", "student01"], dir.path());
+    let said = text(&only.stderr);
+    assert_eq!(only.status.code(), Some(0), "{said}");
+    assert!(said.contains("1 of 2 students graded again (--only); the class files hold 2: "), "{said}");
+    let unknown = run(&["batch", root_arg, "-a", "trouble", "-o", out_arg, "--only", "nobody"], dir.path());
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(text(&unknown.stderr).contains("no student `nobody`"), "{}", text(&unknown.stderr));
+    let both = run(
+        &["batch", root_arg, "-a", "trouble", "-o", out_arg, "--only", "a", "--partition", "hash:1/2"],
+        dir.path(),
+    );
+    assert_eq!(both.status.code(), Some(2));
+}
