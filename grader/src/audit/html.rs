@@ -86,19 +86,22 @@ fn totals_cells(out: &mut String, t: &Totals) {
     let _ = write!(
         out,
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-         <td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>",
+         <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>",
         t.built,
         t.killed,
         t.survived,
         t.equivalent,
         t.not_built,
         escape(&show_percent(t.score)),
-        bar(t.score.unwrap_or(0.0) / 100.0)
+        escape(&show_percent(t.score_without_equivalent)),
+        bar(t.score_without_equivalent.unwrap_or(0.0) / 100.0)
     );
 }
 
-const TOTALS_HEAD: &str = "<th class=\"num\">Built</th><th class=\"num\">Killed</th><th class=\"num\">Survived</th>\
-    <th class=\"num\">Equivalent</th><th class=\"num\">Not built</th><th class=\"num\">Score</th><th>Bar</th>";
+const TOTALS_HEAD: &str =
+    "<th class=\"num\">Built</th><th class=\"num\">Killed</th><th class=\"num\">Survived</th>\
+    <th class=\"num\">Equivalent</th><th class=\"num\">Not built</th><th class=\"num\">Score</th>\
+    <th class=\"num\">Without equivalents</th><th>Bar</th>";
 
 fn bar(fraction: f64) -> String {
     let fill = BAR * fraction.clamp(0.0, 1.0);
@@ -143,7 +146,7 @@ fn categories(out: &mut String, report: &AuditReport) {
         );
         match &c.totals {
             Some(t) => totals_cells(out, t),
-            None => out.push_str("<td colspan=\"7\"></td>"),
+            None => out.push_str("<td colspan=\"8\"></td>"),
         }
         out.push_str("</tr>\n");
     }

@@ -179,13 +179,14 @@ pub fn render_text(report: &AuditReport) -> String {
 
 fn totals_line(t: &Totals) -> String {
     format!(
-        "{:>4} built, {:>4} killed, {:>3} survived, {:>3} equivalent, {:>3} not built: {}",
+        "{:>4} built, {:>4} killed, {:>3} survived, {:>3} equivalent, {:>3} not built: {} ({} without equivalents)",
         t.built,
         t.killed,
         t.survived,
         t.equivalent,
         t.not_built,
-        show_percent(t.score)
+        show_percent(t.score),
+        show_percent(t.score_without_equivalent)
     )
 }
 
