@@ -10,6 +10,8 @@
 //! feedback in the layouts Canvas and Moodle import).
 //!
 //! Publishing: [`pack`] (a student pack for `grader check`, a Gradescope autograder zip).
+//!
+//! Beyond grading: [`similarity`] (which submissions of a class share code beyond the base code).
 
 pub mod batch;
 pub mod bless;
@@ -27,3 +29,4 @@ pub mod report;
 pub mod roster;
 pub mod run;
 pub mod score;
+pub mod similarity;

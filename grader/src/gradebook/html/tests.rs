@@ -40,6 +40,7 @@ fn book() -> Gradebook {
         students: vec![hostile, student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0)), bo, cy],
         cases: vec![case("win-row", 2, 3), case("full-board", 0, 2), case("undo", 1, 3)],
         partial: None,
+        similarity: None,
     }
 }
 
