@@ -45,7 +45,7 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { kgram: 20, window: 8, max_share: 0.1, common_floor: 10, look_at: 0.5 }
+        Settings { kgram: 30, window: 4, max_share: 0.1, common_floor: 10, look_at: 0.15 }
     }
 }
 
@@ -176,12 +176,12 @@ impl Student {
 /// A region the two submissions of a pair share: one tile, located by file and lines.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Region {
-    /// The file of the first student.
-    pub a_file: String,
+    /// The file of the first student (an index into their [`Student::files`]).
+    pub a_file: usize,
     /// Its first and last line there.
     pub a_lines: (u32, u32),
-    /// The file of the second student.
-    pub b_file: String,
+    /// The file of the second student (an index into their [`Student::files`]).
+    pub b_file: usize,
     /// Its first and last line there.
     pub b_lines: (u32, u32),
     /// Its length in tokens.
@@ -346,7 +346,10 @@ fn tokenize(
         student.tokens += hashes.len();
         student.base_tokens += base.iter().filter(|&&b| b).count();
         student.files.push(file.name.clone());
-        prints.push(winnow::winnow(&kgrams, window));
+        let repetitive = winnow::repetitive(&hashes, k, k / 3);
+        let mut fingerprints = winnow::winnow(&kgrams, window);
+        fingerprints.retain(|f| !repetitive[f.position]);
+        prints.push(fingerprints);
         files.push(FileTokens {
             name: file.name.clone(),
             lines: tokens.iter().map(|t| (t.line, t.end_line)).collect(),
@@ -395,9 +398,9 @@ fn pair_of(
         .map(|t| {
             let (fa, fb) = (&a_files[t.a_file as usize], &b_files[t.b_file as usize]);
             Region {
-                a_file: fa.name.clone(),
+                a_file: t.a_file as usize,
                 a_lines: lines(fa, t.a_start, t.len),
-                b_file: fb.name.clone(),
+                b_file: t.b_file as usize,
                 b_lines: lines(fb, t.b_start, t.len),
                 tokens: t.len as usize,
             }

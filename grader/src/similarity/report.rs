@@ -52,8 +52,8 @@ pub fn to_csv(analysis: &Analysis) -> String {
             format!("{:.3}", pair.b_fraction),
             pair.shared_tokens.to_string(),
             longest.map_or(0, |r| r.tokens).to_string(),
-            longest.map_or_else(String::new, |r| spreadsheet_text(&place(&r.a_file, r.a_lines))),
-            longest.map_or_else(String::new, |r| spreadsheet_text(&place(&r.b_file, r.b_lines))),
+            longest.map_or_else(String::new, |r| spreadsheet_text(&place(&a.files[r.a_file], r.a_lines))),
+            longest.map_or_else(String::new, |r| spreadsheet_text(&place(&b.files[r.b_file], r.b_lines))),
             if pair.look { "yes" } else { "no" }.to_owned(),
         ];
         writer.write_record(&row).expect("writing to memory");
@@ -120,6 +120,6 @@ impl Summary {
 /// view numbers them.
 pub fn regions_in_order(pair: &Pair) -> Vec<&Region> {
     let mut regions: Vec<&Region> = pair.regions.iter().collect();
-    regions.sort_by(|x, y| (&x.a_file, x.a_lines).cmp(&(&y.a_file, y.a_lines)));
+    regions.sort_by(|x, y| (x.a_file, x.a_lines).cmp(&(y.a_file, y.a_lines)));
     regions
 }

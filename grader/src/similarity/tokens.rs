@@ -1,8 +1,8 @@
 //! Tokens of a C or Java source file from its tree-sitter parse, normalised so that what a copier
 //! changes for free changes nothing: every identifier is `ID`, every number `NUM`, every string `STR`,
-//! every character `CHR`; comments are dropped; whitespace and layout were never tokens. What is left
-//! (keywords, operators, punctuation, primitive types) is the program's shape. Each token keeps the
-//! lines it spans, for the side-by-side view.
+//! every character `CHR`; comments, `#include`s and Java's `import` and `package` lines are dropped;
+//! whitespace and layout were never tokens. What is left (keywords, operators, punctuation, primitive
+//! types) is the program's shape. Each token keeps the lines it spans, for the side-by-side view.
 
 use tree_sitter::{Node, Parser};
 
@@ -105,6 +105,12 @@ impl Tokenizer {
                     emit(text, line(node.start_position().row), line(node.end_position().row));
                     false
                 }
+                Kind::MacroBody => {
+                    let text = source.get(node.byte_range()).unwrap_or_default();
+                    let (first, last) = (line(node.start_position().row), line(node.end_position().row));
+                    lex_macro_body(text, &mut |token| emit(token, first, last));
+                    false
+                }
                 Kind::Inner => true,
             };
             if descend && cursor.goto_first_child() {
@@ -132,10 +138,12 @@ impl Default for Tokenizer {
 enum Kind {
     /// Nothing: a comment, or a token tree-sitter made up to recover from an error.
     Skip,
-    /// One token of a class (`ID`, `NUM`, `STR`, `CHR`, `ARG`) whatever its text.
+    /// One token of a class (`ID`, `NUM`, `STR`, `CHR`) whatever its text.
     Class(&'static [u8]),
     /// One token, its own text (a keyword, an operator, a primitive type).
     Leaf,
+    /// The body of a `#define`, which tree-sitter leaves as text: lexed here, normalised the same way.
+    MacroBody,
     /// Its children's tokens.
     Inner,
 }
@@ -146,12 +154,15 @@ const IDENTIFIER: &[u8] = b"\0ID";
 const NUMBER: &[u8] = b"\0NUM";
 const STRING: &[u8] = b"\0STR";
 const CHARACTER: &[u8] = b"\0CHR";
-/// The body of a `#define`, which tree-sitter leaves unparsed.
-const MACRO_BODY: &[u8] = b"\0ARG";
 
 fn classify(node: Node, language: Language) -> Kind {
     let kind = node.kind();
-    if node.is_missing() || kind.ends_with("comment") {
+    // Which headers a file includes or imports says nothing of who wrote it, and five imports of
+    // `java.util.X` would make a k-gram that every Java submission holds.
+    if node.is_missing()
+        || kind.ends_with("comment")
+        || matches!(kind, "preproc_include" | "import_declaration" | "package_declaration")
+    {
         return Kind::Skip;
     }
     let class = match (language, kind) {
@@ -160,7 +171,6 @@ fn classify(node: Node, language: Language) -> Kind {
         (Language::C, "number_literal") => Some(NUMBER),
         (Language::C, "string_literal" | "system_lib_string") => Some(STRING),
         (Language::C, "char_literal") => Some(CHARACTER),
-        (Language::C, "preproc_arg") => Some(MACRO_BODY),
         (Language::Java, "string_literal") => Some(STRING),
         (Language::Java, "character_literal") => Some(CHARACTER),
         (Language::Java, k) if k.ends_with("integer_literal") || k.ends_with("floating_point_literal") => {
@@ -170,8 +180,44 @@ fn classify(node: Node, language: Language) -> Kind {
     };
     match class {
         Some(class) => Kind::Class(class),
+        None if language == Language::C && kind == "preproc_arg" => Kind::MacroBody,
         None if node.child_count() == 0 => Kind::Leaf,
         None => Kind::Inner,
+    }
+}
+
+/// The tokens of a macro's body, normalised as the parse's are: identifiers, numbers, strings and
+/// characters by class, any other character that is not a space as itself.
+fn lex_macro_body(text: &[u8], emit: &mut dyn FnMut(&[u8])) {
+    let mut i = 0;
+    while i < text.len() {
+        let c = text[i];
+        let word = |j: usize| text.get(j).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        if c.is_ascii_whitespace() {
+            i += 1;
+        } else if c.is_ascii_digit() || (c == b'.' && text.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            i += 1;
+            while word(i) || text.get(i) == Some(&b'.') {
+                i += 1;
+            }
+            emit(NUMBER);
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            while word(i) {
+                i += 1;
+            }
+            emit(IDENTIFIER);
+        } else if c == b'"' || c == b'\'' {
+            // To the closing quote (a backslash escapes the next byte), or to the end.
+            i += 1;
+            while i < text.len() && text[i] != c {
+                i += if text[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            emit(if c == b'"' { STRING } else { CHARACTER });
+        } else {
+            emit(&text[i..=i]);
+            i += 1;
+        }
     }
 }
 
@@ -267,6 +313,22 @@ int count_pieces(char colour) {
         let texts = Tokenizer::new().texts(b"String s = \"a\" + 'b' + 0x1F + 2.5 + null;", Language::Java);
         let shown: Vec<String> = texts.iter().map(|t| t.replace('\0', "")).collect();
         assert_eq!(shown, ["ID", "ID", "=", "STR", "+", "CHR", "+", "NUM", "+", "NUM", "+", "null", ";"]);
+    }
+
+    #[test]
+    fn macro_bodies_are_normalised_like_code() {
+        let texts = Tokenizer::new().texts(b"#define AT(r, c) (grid[r][c] + 0x1F)\n#define DOT '.'\n", Language::C);
+        let shown: Vec<String> = texts.iter().map(|t| t.replace('\0', "")).collect();
+        let expected = "#define ID ( ID , ID ) ( ID [ ID ] [ ID ] + NUM ) #define ID CHR";
+        assert_eq!(shown.join(" "), expected);
+        let renamed = b"#define CELL(x, y) (board[x][y] + 31)\n#define EMPTY ' '\n";
+        assert_eq!(
+            Tokenizer::new().tokens(renamed, Language::C).iter().map(|t| t.hash).collect::<Vec<_>>(),
+            Tokenizer::new().tokens(b"#define AT(r, c) (grid[r][c] + 0x1F)\n#define DOT '.'\n", Language::C)
+                .iter()
+                .map(|t| t.hash)
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -41,6 +41,26 @@ pub fn kgram_hashes(tokens: &[u64], k: usize) -> Vec<u64> {
     hashes
 }
 
+/// Which k-grams of `tokens` are one short pattern repeated: for each k-gram (by its first token),
+/// whether it has a period of at most `max_period` tokens (`#define ID NUM` line after line, `printf`
+/// after `printf`). Such a run says little of who wrote it, however long it is: a table of constants
+/// or a drawing made of output calls looks the same in independent programs.
+pub fn repetitive(tokens: &[u64], k: usize, max_period: usize) -> Vec<bool> {
+    let count = (tokens.len() + 1).saturating_sub(k.max(1));
+    let mut repetitive = vec![false; count];
+    for period in 1..=max_period.min(k.saturating_sub(1)) {
+        // equal[i]: how many tokens from i on equal the token `period` places further.
+        let mut equal = vec![0usize; tokens.len() + 1];
+        for i in (0..tokens.len().saturating_sub(period)).rev() {
+            equal[i] = if tokens[i] == tokens[i + period] { equal[i + 1] + 1 } else { 0 };
+        }
+        for (i, flag) in repetitive.iter_mut().enumerate() {
+            *flag |= equal[i] >= k - period;
+        }
+    }
+    repetitive
+}
+
 /// Robust winnowing of `hashes` with windows of `window` hashes: in each window the minimum, ties
 /// broken by keeping the previous window's choice while it is in the window, else by the rightmost.
 /// A sequence shorter than a window is one window. Fingerprints come out in position order, each
@@ -102,6 +122,18 @@ mod tests {
     fn a_sequence_shorter_than_a_window_is_one_window() {
         assert_eq!(positions(&winnow(&[6, 2, 9], 10)), [(2, 1)]);
         assert!(winnow(&[], 4).is_empty());
+    }
+
+    #[test]
+    fn a_kgram_made_of_one_short_pattern_repeated_is_repetitive() {
+        // `#define ID NUM ;`-like: one pattern of four tokens four times, then other tokens.
+        let tokens = [1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 9, 8, 7, 6, 5];
+        let flags = repetitive(&tokens, 8, 4);
+        // The k-grams starting at 0..=8 lie inside the repeats; from 9 on they reach the other tokens.
+        assert_eq!(flags, [true, true, true, true, true, true, true, true, true, false, false, false, false, false]);
+        // A longer period than allowed is not repetitive.
+        assert!(repetitive(&tokens, 8, 3).iter().all(|&f| !f));
+        assert!(repetitive(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 4, 3).iter().all(|&f| !f));
     }
 
     #[test]

@@ -162,7 +162,7 @@ fn pairs_table(out: &mut String, analysis: &Analysis, views: &BTreeMap<usize, bo
             percent(pair.a_fraction),
             percent(pair.b_fraction),
             longest.map_or(0, |r| r.tokens),
-            longest.map_or_else(String::new, |r| code(&place(&r.a_file, r.a_lines))),
+            longest.map_or_else(String::new, |r| code(&place(&a.files[r.a_file], r.a_lines))),
             view,
         );
     }
@@ -289,17 +289,15 @@ fn side(
 ) {
     let other = if which == 'a' { 'b' } else { 'a' };
     let _ = writeln!(out, "<div class=\"side\">\n<h4>{}</h4>", who(student));
-    for file in files.iter().filter(|f| student.files.contains(&f.name)) {
+    for (index, name) in student.files.iter().enumerate() {
+        let Some(file) = files.iter().find(|f| f.name == *name) else { continue };
         // Each line's region: the first region (in the numbering) that covers it.
         let mut region_of: BTreeMap<u32, usize> = BTreeMap::new();
         let mut starts: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
         for (n, region) in numbered.iter().enumerate() {
-            let (name, (first, last)) = if which == 'a' {
-                (&region.a_file, region.a_lines)
-            } else {
-                (&region.b_file, region.b_lines)
-            };
-            if *name != file.name {
+            let (in_file, (first, last)) =
+                if which == 'a' { (region.a_file, region.a_lines) } else { (region.b_file, region.b_lines) };
+            if in_file != index {
                 continue;
             }
             starts.entry(first).or_default().push(n + 1);
@@ -317,9 +315,11 @@ fn side(
             let shown = escape_html(&inert(line, BLOCK_LINE));
             match region_of.get(&number) {
                 Some(&n) => {
-                    let _ = writeln!(
+                    // A block: it ends its line, no line break after it.
+                    let _ = write!(
                         out,
-                        "<a class=\"r r{}\" href=\"#p{id}-{other}-r{n}\" title=\"region {n}\"><span class=\"n\">{number}</span><span class=\"tag\">{n}</span>{shown}</a>",
+                        "<a class=\"r r{}\" href=\"#p{id}-{other}-r{n}\" title=\"region {n}\"><span class=\"n\">{number}</span>\
+                         <span class=\"tag\">{n}</span>{shown}</a>",
                         n % COLOURS
                     );
                 }
