@@ -260,16 +260,21 @@ pub(super) fn similarity(cases: &Path, args: SimilarityArgs) -> anyhow::Result<u
     let summary = &outcome.summary;
     let groups = match outcome.clusters {
         0 => String::new(),
+        1 => ", 1 group of more than two".to_owned(),
         n => format!(", {n} groups of more than two"),
     };
     let files: Vec<String> = outcome.files.iter().map(|f| f.display().to_string()).collect();
     writeln!(
         anstream::stderr(),
-        "{} students, {} compared: {} pairs share code, {} at or above the \"look at this\" line (similarity {:.0}%), \
+        "{} students, {} compared: {} code, {} at or above the \"look at this\" line (similarity {:.0}%), \
          among {} students{groups}. Outputs: {}",
         outcome.students,
         outcome.compared,
-        summary.pairs,
+        if summary.pairs == 1 {
+            "1 pair shares".to_owned()
+        } else {
+            format!("{} pairs share", summary.pairs)
+        },
         summary.above_line,
         settings.look_at * 100.0,
         summary.students_above_line,

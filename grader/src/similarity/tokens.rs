@@ -317,14 +317,16 @@ int count_pieces(char colour) {
 
     #[test]
     fn macro_bodies_are_normalised_like_code() {
-        let texts = Tokenizer::new().texts(b"#define AT(r, c) (grid[r][c] + 0x1F)\n#define DOT '.'\n", Language::C);
+        let texts =
+            Tokenizer::new().texts(b"#define AT(r, c) (grid[r][c] + 0x1F)\n#define DOT '.'\n", Language::C);
         let shown: Vec<String> = texts.iter().map(|t| t.replace('\0', "")).collect();
         let expected = "#define ID ( ID , ID ) ( ID [ ID ] [ ID ] + NUM ) #define ID CHR";
         assert_eq!(shown.join(" "), expected);
         let renamed = b"#define CELL(x, y) (board[x][y] + 31)\n#define EMPTY ' '\n";
         assert_eq!(
             Tokenizer::new().tokens(renamed, Language::C).iter().map(|t| t.hash).collect::<Vec<_>>(),
-            Tokenizer::new().tokens(b"#define AT(r, c) (grid[r][c] + 0x1F)\n#define DOT '.'\n", Language::C)
+            Tokenizer::new()
+                .tokens(b"#define AT(r, c) (grid[r][c] + 0x1F)\n#define DOT '.'\n", Language::C)
                 .iter()
                 .map(|t| t.hash)
                 .collect::<Vec<_>>()

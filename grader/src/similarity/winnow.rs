@@ -130,7 +130,10 @@ mod tests {
         let tokens = [1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4, 9, 8, 7, 6, 5];
         let flags = repetitive(&tokens, 8, 4);
         // The k-grams starting at 0..=8 lie inside the repeats; from 9 on they reach the other tokens.
-        assert_eq!(flags, [true, true, true, true, true, true, true, true, true, false, false, false, false, false]);
+        assert_eq!(
+            flags,
+            [true, true, true, true, true, true, true, true, true, false, false, false, false, false]
+        );
         // A longer period than allowed is not repetitive.
         assert!(repetitive(&tokens, 8, 3).iter().all(|&f| !f));
         assert!(repetitive(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 4, 3).iter().all(|&f| !f));
