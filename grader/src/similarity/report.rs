@@ -120,6 +120,6 @@ impl Summary {
 /// view numbers them.
 pub fn regions_in_order(pair: &Pair) -> Vec<&Region> {
     let mut regions: Vec<&Region> = pair.regions.iter().collect();
-    regions.sort_by(|x, y| (x.a_file, x.a_lines).cmp(&(y.a_file, y.a_lines)));
+    regions.sort_by_key(|r| (r.a_file, r.a_lines));
     regions
 }

@@ -7,7 +7,7 @@
 //!
 //! The page states evidence, never a verdict: what is shared, how much, and where.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::{place, regions_in_order};
@@ -61,7 +61,7 @@ pub fn render(analysis: &Analysis, submissions: &[Submission], title: &str, base
             views.len()
         );
     }
-    for (&rank, _) in &views {
+    for &rank in &views {
         view(&mut out, analysis, submissions, rank);
     }
     out.push_str("</section>\n</main>\n</body>\n</html>\n");
@@ -108,17 +108,17 @@ fn intro(out: &mut String, analysis: &Analysis, base: &[String]) {
     );
 }
 
-/// The pairs shown side by side: rank (0-based) to whether it is above the line.
-fn viewed(analysis: &Analysis) -> BTreeMap<usize, bool> {
-    let above: Vec<usize> =
+/// The pairs shown side by side, by rank (0-based): those above the line, else the most similar few.
+fn viewed(analysis: &Analysis) -> BTreeSet<usize> {
+    let above: BTreeSet<usize> =
         analysis.pairs.iter().enumerate().filter(|(_, p)| p.look).map(|(i, _)| i).take(MAX_VIEWS).collect();
     if above.is_empty() {
-        return (0..analysis.pairs.len().min(VIEWS_BELOW_LINE)).map(|i| (i, false)).collect();
+        return (0..analysis.pairs.len().min(VIEWS_BELOW_LINE)).collect();
     }
-    above.into_iter().map(|i| (i, true)).collect()
+    above
 }
 
-fn pairs_table(out: &mut String, analysis: &Analysis, views: &BTreeMap<usize, bool>) {
+fn pairs_table(out: &mut String, analysis: &Analysis, views: &BTreeSet<usize>) {
     let _ = writeln!(out, "<section id=\"pairs\">\n<h2>Pairs, the most similar first</h2>");
     if analysis.pairs.is_empty() {
         out.push_str(
@@ -129,31 +129,33 @@ fn pairs_table(out: &mut String, analysis: &Analysis, views: &BTreeMap<usize, bo
     out.push_str(
         "<div class=\"table-wrap\"><table class=\"pairs\">\n<thead><tr><th class=\"num\">#</th><th>Submission A</th>\
          <th>Submission B</th><th class=\"num\">Similarity</th><th class=\"num\">A's code found in B</th>\
-         <th class=\"num\">B's code found in A</th><th class=\"num\">Longest shared run</th><th>Where</th>\
+         <th class=\"num\">B's code found in A</th><th class=\"num\">Longest shared run</th><th>In A</th><th>In B</th>\
+         <th>View</th>\
          </tr></thead>\n<tbody>\n",
+    );
+    let line = format!(
+        "<tr class=\"line\"><td colspan=\"10\">\u{201c}Look at this\u{201d} line: similarity {}. Below it, the \
+         pairs share less.</td></tr>",
+        percent(analysis.settings.look_at)
     );
     let mut line_drawn = false;
     for (rank, pair) in analysis.pairs.iter().enumerate().take(MAX_ROWS) {
         if !pair.look && !line_drawn {
             line_drawn = true;
-            let _ = writeln!(
-                out,
-                "<tr class=\"line\"><td colspan=\"8\">\u{201c}Look at this\u{201d} line: similarity {}. \
-                 Below it, the pairs share less.</td></tr>",
-                percent(analysis.settings.look_at)
-            );
+            out.push_str(&line);
+            out.push('\n');
         }
         let (a, b) = (&analysis.students[pair.a], &analysis.students[pair.b]);
         let longest = pair.longest();
-        let view = if views.contains_key(&rank) {
-            format!("<a href=\"#pair-{}\">side by side</a>", rank + 1)
+        let view = if views.contains(&rank) {
+            format!("<a class=\"view\" href=\"#pair-{}\">side by side</a>", rank + 1)
         } else {
             String::new()
         };
         let _ = writeln!(
             out,
             "<tr class=\"{}\"><td class=\"num\">{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} tokens</td><td>{}<br>{}</td></tr>",
+             <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} tokens</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             if pair.look { "above" } else { "below" },
             rank + 1,
             who(a),
@@ -163,8 +165,13 @@ fn pairs_table(out: &mut String, analysis: &Analysis, views: &BTreeMap<usize, bo
             percent(pair.b_fraction),
             longest.map_or(0, |r| r.tokens),
             longest.map_or_else(String::new, |r| code(&place(&a.files[r.a_file], r.a_lines))),
+            longest.map_or_else(String::new, |r| code(&place(&b.files[r.b_file], r.b_lines))),
             view,
         );
+    }
+    if !line_drawn && analysis.pairs.len() <= MAX_ROWS {
+        out.push_str(&line);
+        out.push('\n');
     }
     out.push_str("</tbody></table></div>\n");
     if analysis.pairs.len() > MAX_ROWS {
