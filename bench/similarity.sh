@@ -88,22 +88,27 @@ PY
 
 echo "| machine | $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //') |"
 echo "| class | $STUDENTS students: $(find "$CORPUS" -mindepth 1 -maxdepth 1 -type d | wc -l) submissions of \`$CORPUS\` repeated, identifiers renamed; $(find "$WORK/class" -type f | wc -l) files, $(cat $(find "$WORK/class" -type f) | wc -l) lines |"
-walls=()
-for round in $(seq 1 "$ROUNDS"); do
-    load=$(cut -d' ' -f1-3 /proc/loadavg)
-    others=$(ps -eo pcpu=,comm= --sort=-pcpu | head -4 | awk '{printf "%s %s%%; ", $2, $1}')
-    /usr/bin/time -v "$GRADER" similarity "$WORK/class" --assignment "$ASSIGNMENT" --out "$WORK/out" \
-        2>"$WORK/time-$round.txt" >/dev/null || { cat "$WORK/time-$round.txt" >&2; exit 1; }
-    wall=$(grep 'Elapsed (wall clock)' "$WORK/time-$round.txt" | awk '{print $NF}')
-    secs=$(echo "$wall" | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
-    user=$(grep 'User time' "$WORK/time-$round.txt" | awk '{print $NF}')
-    sys=$(grep 'System time' "$WORK/time-$round.txt" | awk '{print $NF}')
-    rss=$(grep 'Maximum resident set size' "$WORK/time-$round.txt" | awk '{print $NF}')
-    walls+=("$secs")
-    echo "| round $round | wall ${secs} s, CPU ${user} s user + ${sys} s system, peak memory $((rss / 1024)) MB; load average before: $load; busiest processes before: $others|"
+# Each configuration R times: the defaults, and --max-share 1 (no fingerprint is common code, so every
+# pair of copies of one submission is compared and written: the most work the class can make).
+for config in defaults "--max-share 1"; do
+    args=()
+    [[ $config != defaults ]] && read -r -a args <<<"$config"
+    walls=()
+    for round in $(seq 1 "$ROUNDS"); do
+        load=$(cut -d' ' -f1-3 /proc/loadavg)
+        others=$(ps -eo pcpu=,comm= --sort=-pcpu | head -4 | awk '{printf "%s %s%%; ", $2, $1}')
+        /usr/bin/time -v "$GRADER" similarity "$WORK/class" --assignment "$ASSIGNMENT" --out "$WORK/out" "${args[@]}" \
+            2>"$WORK/time.txt" >/dev/null || { cat "$WORK/time.txt" >&2; exit 1; }
+        wall=$(grep 'Elapsed (wall clock)' "$WORK/time.txt" | awk '{print $NF}')
+        secs=$(echo "$wall" | awk -F: '{ if (NF == 3) print $1*3600 + $2*60 + $3; else print $1*60 + $2 }')
+        user=$(grep 'User time' "$WORK/time.txt" | awk '{print $NF}')
+        sys=$(grep 'System time' "$WORK/time.txt" | awk '{print $NF}')
+        rss=$(grep 'Maximum resident set size' "$WORK/time.txt" | awk '{print $NF}')
+        walls+=("$secs")
+        echo "| $config, round $round | wall ${secs} s, CPU ${user} s user + ${sys} s system, peak memory $((rss / 1024)) MB; load average before: $load; busiest processes before: $others|"
+    done
+    sorted=$(printf '%s\n' "${walls[@]}" | sort -g)
+    echo "| $config: wall, median of $ROUNDS (range) | $(echo "$sorted" | awk '{a[NR]=$1} END {printf "%.2f s (%.2f-%.2f)", a[int((NR+1)/2)], a[1], a[NR]}') |"
+    echo "| $config: outputs | $(($(wc -l < "$WORK/out/similarity.csv") - 1)) pairs in similarity.csv ($(($(wc -c < "$WORK/out/similarity.csv") / 1024)) KB), $(($(wc -c < "$WORK/out/similarity.html") / 1024)) KB of similarity.html; $(head -1 "$WORK/time.txt" | sed 's/|/\\|/g') |"
 done
-sorted=$(printf '%s\n' "${walls[@]}" | sort -g)
-echo "| wall, median of $ROUNDS (range) | $(echo "$sorted" | awk '{a[NR]=$1} END {printf "%.2f s (%.2f-%.2f)", a[int((NR+1)/2)], a[1], a[NR]}') |"
-echo "| outputs | $(head -1 "$WORK/time-1.txt" | head -c0)$(wc -l < "$WORK/out/similarity.csv") lines of similarity.csv, $(($(wc -c < "$WORK/out/similarity.html") / 1024)) KB of similarity.html |"
-grep -v '^\s' "$WORK/time-1.txt" | head -3 >&2 || true
-echo "command: $GRADER similarity <class> --assignment $ASSIGNMENT --out <out>"
+echo "command: $GRADER similarity <class> --assignment $ASSIGNMENT --out <out> [--max-share 1]"

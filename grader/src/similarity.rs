@@ -252,13 +252,15 @@ pub fn analyse(submissions: &[Submission], base: &[SourceFile], settings: &Setti
     let documents = parallel_map(submissions, |tokenizer: &mut Tokenizer, s| {
         tokenize(tokenizer, s, k, settings.window, &base_kgrams)
     });
-    let students: Vec<Student> = documents.iter().map(|(student, _, _)| student.clone()).collect();
-
+    let mut students = Vec::with_capacity(documents.len());
+    let mut files = Vec::with_capacity(documents.len());
     let mut index = index::Index::new();
-    for (student, (_, _, fingerprints)) in documents.iter().enumerate() {
+    for (i, (student, tokens, fingerprints)) in documents.into_iter().enumerate() {
         for (file, prints) in fingerprints.iter().enumerate() {
-            index.add(student as u32, file as u32, prints, &base_kgrams);
+            index.add(i as u32, file as u32, prints, &base_kgrams);
         }
+        students.push(student);
+        files.push(tokens);
     }
     index.seal();
     let most_students = settings.most_students(submissions.len());
@@ -271,8 +273,8 @@ pub fn analyse(submissions: &[Submission], base: &[SourceFile], settings: &Setti
     let mut pairs: Vec<Pair> = parallel_map(&keys, |_: &mut (), &((a, b), fingerprints)| {
         let (a, b) = (a as usize, b as usize);
         let seeds = index::seeds(&evidence[a], &evidence[b], SEEDS_PER_HASH);
-        let tiles = matches::tiles(&documents[a].1, &documents[b].1, &seeds, k);
-        pair_of(a, b, fingerprints, &tiles, &documents[a].1, &documents[b].1, &students, settings)
+        let tiles = matches::tiles(&files[a], &files[b], &seeds, k);
+        pair_of(a, b, fingerprints, &tiles, &files[a], &files[b], &students, settings)
     })
     .into_iter()
     .flatten()

@@ -97,14 +97,18 @@ fn intro(out: &mut String, analysis: &Analysis, base: &[String]) {
         "<p class=\"numbers\">{compared} of {} submissions compared; {} pairs share at least one run of {} \
          tokens or more; <strong>{above} at or above the \u{201c}look at this\u{201d} line</strong> (a \
          similarity of {}: that share of the two submissions' own code lies in runs found in both). {base_words} \
-         Code that more than {} students share is common code and left out too ({} fingerprints). Similarity \
-         counts both submissions; each one's share found in the other is beside it.</p>",
+         Code that more than {} students share is common code and left out too ({}). Similarity counts both \
+         submissions; each one's share found in the other is beside it.</p>",
         analysis.students.len(),
         analysis.pairs.len(),
         s.kgram,
         percent(s.look_at),
         analysis.most_students,
-        analysis.common_fingerprints,
+        match analysis.common_fingerprints {
+            0 => "none in this class".to_owned(),
+            1 => "1 fingerprint".to_owned(),
+            n => format!("{n} fingerprints"),
+        },
     );
 }
 
