@@ -25,6 +25,9 @@ pub const MAX_ROWS: usize = 500;
 pub const MAX_VIEWS: usize = 100;
 /// When no pair reaches the line, this many of the most similar are still shown side by side.
 const VIEWS_BELOW_LINE: usize = 3;
+/// Lines of one file shown side by side at most: a generated file of a million lines would make the
+/// page unreadable, and no handwritten one comes near.
+const MAX_LINES: usize = 5000;
 /// Colours of the highlighted regions, cycled.
 const COLOURS: usize = 6;
 
@@ -318,7 +321,8 @@ fn side(
         }
         let _ = writeln!(out, "<h5>{}</h5>\n<pre class=\"code\">", text(&file.name));
         let source = String::from_utf8_lossy(&file.content);
-        for (i, line) in source.lines().enumerate() {
+        let total = source.lines().count();
+        for (i, line) in source.lines().enumerate().take(MAX_LINES) {
             let number = i as u32 + 1;
             for n in starts.get(&number).into_iter().flatten() {
                 let _ = write!(out, "<span class=\"anchor\" id=\"p{id}-{which}-r{n}\"></span>");
@@ -339,6 +343,13 @@ fn side(
                         writeln!(out, "<span class=\"n\">{number}</span><span class=\"tag\"></span>{shown}");
                 }
             }
+        }
+        if total > MAX_LINES {
+            let _ = writeln!(
+                out,
+                "<span class=\"n\"></span><span class=\"tag\"></span>({} more lines not shown)",
+                total - MAX_LINES
+            );
         }
         out.push_str("</pre>\n");
     }
