@@ -34,7 +34,7 @@ use crate::roster::{self, ArchiveCaps, Entry};
 use crate::run;
 
 pub use interrupt::{exit_code_of, signal_name, StopFlag};
-use out_folder::refuse_out_inside;
+pub(crate) use out_folder::refuse_out_inside;
 use progress::Progress;
 use student::{describe, grade_student};
 
@@ -112,6 +112,10 @@ pub struct BatchInfo {
     pub roster: Vec<String>,
     /// The grader's version.
     pub grader_version: String,
+    /// The class folder (absolute), where `grader similarity` finds the submissions again; absent in
+    /// outputs of older graders, and in a merge of shares graded from different folders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<PathBuf>,
 }
 
 /// How to grade a class.
@@ -137,6 +141,10 @@ pub struct BatchOptions {
     pub caps: ArchiveCaps,
     /// How each student is graded.
     pub grade: GradeOptions,
+    /// After grading (unless stopped), the similarity analysis of the class with these settings, its
+    /// files written beside the class files, which link to them. Not with a partition: the analysis
+    /// needs the whole class.
+    pub similarity: Option<crate::similarity::Settings>,
 }
 
 /// What a batch did, for its last line.
@@ -337,6 +345,9 @@ pub fn run_batch(
         entries.iter().map(|e| (e.id.clone(), e.name.clone())).collect();
     options.manual.check_students(&named)?;
     let total = entries.len();
+    // Read before the entries go to their graders; analysed once they are graded.
+    let similarity =
+        options.similarity.map(|settings| (crate::similarity::submissions_of(&entries), settings));
     let share: Vec<Entry> = entries
         .into_iter()
         .enumerate()
@@ -363,6 +374,7 @@ pub fn run_batch(
         partition: options.partition,
         roster: roster_ids,
         grader_version: env!("CARGO_PKG_VERSION").to_owned(),
+        root: std::path::absolute(root).ok().map(|r| r.canonicalize().unwrap_or(r)),
     };
     write_atomic(&info_path, &serde_json::to_vec_pretty(&info).expect("serialisable"))?;
 
@@ -504,6 +516,9 @@ pub fn run_batch(
             share.len()
         ),
     });
+    if let (Some((submissions, settings)), None) = (&similarity, interrupted) {
+        crate::similarity::write(assignment, submissions, settings, &options.out)?;
+    }
     let folders = std::slice::from_ref(&options.out);
     let (manual, hand_grades) = keep_hand_grades(assignment, folders, &options.out, &options.manual)?;
     let book = write_class(assignment, folders, &options.out, Some(&ids), &manual, partial)?;
@@ -600,6 +615,7 @@ pub fn write_class(
     }
     let mut book = Gradebook::new(assignment, records.into_values().map(|(r, _)| r).collect());
     book.partial = partial;
+    book.similarity = crate::similarity::report::Summary::read(out);
     write_atomic(&out.join("gradebook.csv"), book.to_csv().as_bytes())?;
     write_atomic(&out.join("summary.md"), gradebook::render_summary(&book).as_bytes())?;
     let href =
@@ -688,6 +704,11 @@ pub fn merge(
         partition: None,
         roster: roster.iter().map(|s| s.to_string()).collect(),
         grader_version: env!("CARGO_PKG_VERSION").to_owned(),
+        // The shares' folder when they all name the same one.
+        root: infos
+            .first()
+            .and_then(|first| first.root.clone())
+            .filter(|r| infos.iter().all(|i| i.root.as_ref() == Some(r))),
     };
     write_atomic(&out.join(BATCH_FILE), &serde_json::to_vec_pretty(&info).expect("serialisable"))?;
     Ok(MergeOutcome { students: book.students.len(), missing, missing_partitions, hand_grades })

@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 pub use feedback::{render_feedback, render_ungraded_feedback};
 pub use feedback_html::render_feedback_html;
 pub use html::render_class_html;
+// The similarity page is built the same way: one self-contained file under the same policy.
+pub(crate) use html::{escape as escape_html, page_head};
 pub use manual::{ManualGrade, ManualGrades, ManualGradesError, HAND_GRADES_FILE};
 pub use summary::render_summary;
 
@@ -384,6 +386,9 @@ pub struct Gradebook {
     /// When the class files hold only part of the class (a batch stopped by a signal, `--only` on a
     /// folder without the others' gradings): the banner that says so under their title.
     pub partial: Option<String>,
+    /// The similarity analysis written beside the class files (`similarity.html`), which the class
+    /// page links to with these numbers.
+    pub similarity: Option<crate::similarity::report::Summary>,
 }
 
 impl Gradebook {
@@ -418,6 +423,7 @@ impl Gradebook {
             students,
             cases,
             partial: None,
+            similarity: None,
         }
     }
 
@@ -596,6 +602,7 @@ mod tests {
             students: vec![with_cube(student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0)), 3.0)],
             cases: Vec::new(),
             partial: None,
+            similarity: None,
         };
         assert_eq!(
             book.to_csv(),
@@ -629,6 +636,7 @@ mod tests {
                 .collect(),
             cases: Vec::new(),
             partial: None,
+            similarity: None,
         };
         let cells: Vec<(String, String)> =
             rows(&book.to_csv()).into_iter().map(|row| (row[0].clone(), row[1].clone())).collect();
@@ -653,6 +661,7 @@ mod tests {
             students: vec![student("a1", "-Ada", StudentStatus::Graded, -1.5, None)],
             cases: Vec::new(),
             partial: None,
+            similarity: None,
         };
         assert_eq!(
             rows(&book.to_csv()),
@@ -724,6 +733,7 @@ mod tests {
             students,
             cases: Vec::new(),
             partial: None,
+            similarity: None,
         };
         let ruled = book(vec![
             marked("a1", Some(true), Some(10.0)),

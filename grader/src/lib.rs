@@ -12,7 +12,7 @@
 //! Publishing: [`pack`] (a student pack for `grader check`, a Gradescope autograder zip).
 //!
 //! For the instructor: [`audit`] (mutation analysis of the cases: which defects they miss, what one
-//! defect costs).
+//! defect costs), [`similarity`] (which submissions of a class share code beyond the base code).
 
 pub mod audit;
 pub mod batch;
@@ -31,3 +31,4 @@ pub mod report;
 pub mod roster;
 pub mod run;
 pub mod score;
+pub mod similarity;

@@ -242,6 +242,10 @@ pub struct Assignment {
     /// `[late] penalty`: the percentage of a late submission's points taken off in a class's
     /// gradebook (`grader batch`), where the download marks it late.
     pub late_penalty: Option<f64>,
+    /// `[similarity] base`: the base code the assignment hands out (a template, the handout's code),
+    /// read when the assignment is loaded, named relative to its folder. `grader similarity` takes
+    /// none of it as evidence.
+    pub similarity_base: Vec<crate::build::SourceFile>,
 }
 
 impl Assignment {
@@ -270,6 +274,16 @@ struct AssignmentFile {
     categories: Vec<CategoryFile>,
     #[serde(default)]
     late: Option<LateFile>,
+    #[serde(default)]
+    similarity: Option<SimilarityFile>,
+}
+
+/// `[similarity]`: what `grader similarity` must know of the assignment.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct SimilarityFile {
+    /// The base files, relative to the assignment's folder.
+    base: Vec<Spanned<String>>,
 }
 
 /// `[late]`: what a submission marked late by the class download costs.
@@ -573,6 +587,11 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         None => None,
     };
 
+    let similarity_base = match &file.similarity {
+        Some(similarity) => similarity_base(&source, &dir, &similarity.base)?,
+        None => Vec::new(),
+    };
+
     let mut assignment = Assignment {
         id: id.to_owned(),
         title: file.title,
@@ -585,6 +604,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         categories,
         cases: Vec::new(),
         late_penalty,
+        similarity_base,
     };
 
     for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
@@ -604,6 +624,44 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         assignment.cases.push(case);
     }
     Ok(assignment)
+}
+
+/// The base files `[similarity] base` names, read: each a C or Java file inside the assignment's
+/// folder.
+fn similarity_base(
+    source: &Source,
+    dir: &Path,
+    names: &[Spanned<String>],
+) -> Result<Vec<crate::build::SourceFile>, LoadError> {
+    let mut files = Vec::new();
+    for name in names {
+        let text = name.get_ref();
+        let relative = Path::new(text);
+        let inside =
+            !text.is_empty() && relative.components().all(|c| matches!(c, std::path::Component::Normal(_)));
+        if !inside {
+            return Err(source.error_at(
+                name.span(),
+                format!("base file `{text}` must be a path inside the assignment's folder (no `..`, not absolute)"),
+            ));
+        }
+        if crate::similarity::tokens::Language::of(text).is_none() {
+            return Err(source.error_at(
+                name.span(),
+                format!(
+                    "base file `{text}` is not C or Java source (.c, .h, .java): similarity reads only those"
+                ),
+            ));
+        }
+        let content = std::fs::read(dir.join(relative)).map_err(|e| {
+            source.error_at(
+                name.span(),
+                format!("cannot read the base file `{text}` in {}: {e}", dir.display()),
+            )
+        })?;
+        files.push(crate::build::SourceFile { name: text.clone(), content });
+    }
+    Ok(files)
 }
 
 type CategoryDefaults = BTreeMap<String, (String, CaseKind, CompareSpec)>;

@@ -428,6 +428,7 @@ mod tests {
             categories,
             cases,
             late_penalty: None,
+            similarity_base: Vec::new(),
         }
     }
 

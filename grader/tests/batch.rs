@@ -119,6 +119,7 @@ fn options(out: &Path, partition: Option<Partition>, manual: ManualGrades) -> Ba
         stop: batch::StopFlag::new(),
         caps: ArchiveCaps::default(),
         grade: GradeOptions::new(common::cache()),
+        similarity: None,
     }
 }
 

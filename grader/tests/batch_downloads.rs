@@ -47,6 +47,7 @@ fn options(out: &Path, cases: &str) -> BatchOptions {
         stop: StopFlag::new(),
         caps: ArchiveCaps::default(),
         grade,
+        similarity: None,
     }
 }
 

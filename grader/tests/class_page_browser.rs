@@ -88,6 +88,7 @@ fn class() -> &'static Class {
             stop: batch::StopFlag::new(),
             caps: grader::roster::ArchiveCaps::default(),
             grade: GradeOptions::new(common::cache()),
+            similarity: None,
         };
         batch::run_batch(assignment, &root, &options).unwrap();
         Class { dir, out }

@@ -169,6 +169,36 @@ fn a_late_penalty_loads_and_its_mistakes_name_their_line() {
 }
 
 #[test]
+fn similarity_base_files_load_and_their_mistakes_name_their_line() {
+    assert!(load_with(ASSIGNMENT, &[]).unwrap().similarity_base.is_empty());
+    let template = "int main(void) { return 0; }\n";
+    let with_base = format!("{ASSIGNMENT}\n[similarity]\nbase = [\"template.c\"]\n");
+    let loaded = load_with(&with_base, &[("template.c", template)]).unwrap();
+    assert_eq!(loaded.similarity_base.len(), 1);
+    assert_eq!(loaded.similarity_base[0].name, "template.c");
+    assert_eq!(loaded.similarity_base[0].content, template.as_bytes());
+
+    // The `[similarity]` table starts at line 26 of these files, its key at line 27.
+    for (value, says) in [
+        ("\"missing.c\"", "cannot read the base file `missing.c`"),
+        ("\"../toy/template.c\"", "inside the assignment's folder"),
+        ("\"/etc/passwd\"", "inside the assignment's folder"),
+        ("\"\"", "inside the assignment's folder"),
+        ("\"README.md\"", "not C or Java source"),
+    ] {
+        let bad = format!("{ASSIGNMENT}\n[similarity]\nbase = [{value}]\n");
+        let (file, line, message) =
+            invalid(load_with(&bad, &[("template.c", template), ("README.md", "hi\n")]).unwrap_err());
+        assert_eq!((file.as_str(), line), ("assignment.toml", Some(27)), "{value}");
+        assert!(message.contains(says), "{value}: {message}");
+    }
+    let typo = format!("{ASSIGNMENT}\n[similarity]\nbases = [\"template.c\"]\n");
+    let (_, line, message) = invalid(load_with(&typo, &[("template.c", template)]).unwrap_err());
+    assert_eq!(line, Some(27));
+    assert!(message.contains("unknown field `bases`"), "{message}");
+}
+
+#[test]
 fn a_missing_assignment_lists_the_known_ones() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
     let err = load_assignment(&root, "monopoly").unwrap_err();

@@ -8,7 +8,7 @@ use super::BatchError;
 /// Refuses an output folder inside a class folder: its `students/` would be a student of the next
 /// run. Both are compared as absolute paths with links and `..` resolved as the system will when
 /// the output folder is made (it need not exist yet).
-pub(super) fn refuse_out_inside(root: &Path, out: &Path) -> Result<(), BatchError> {
+pub(crate) fn refuse_out_inside(root: &Path, out: &Path) -> Result<(), BatchError> {
     if !root.is_dir() {
         return Ok(());
     }

@@ -1,4 +1,4 @@
-//! The class commands: `batch`, `merge`, `show` and `export`, and what they share (hand grades,
+//! The class commands: `batch`, `merge`, `show`, `export` and `similarity`, and what they share (hand grades,
 //! output folders, the class's errors as exit codes).
 
 use std::io::Write;
@@ -13,6 +13,7 @@ use crate::grade::GradeOptions;
 use crate::load;
 use crate::report::Report;
 use crate::run::Containment;
+use crate::similarity::Settings;
 
 /// The arguments of `grader batch`.
 #[derive(Debug, Args)]
@@ -46,6 +47,52 @@ pub(super) struct BatchArgs {
     /// `~/.cache/grader`).
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
+    /// Then compare the class's submissions (as `grader similarity` does, with its defaults):
+    /// similarity.csv and similarity.html in OUT, linked from the class page.
+    #[arg(long, conflicts_with = "partition")]
+    similarity: bool,
+}
+
+/// The arguments of `grader similarity`.
+#[derive(Debug, Args)]
+pub(super) struct SimilarityArgs {
+    /// The class: a folder (or a .zip / .tar.gz of one) of submissions, or the output folder of a
+    /// `grader batch` (whose batch.json names the class folder).
+    class: PathBuf,
+    /// Assignment id (see `grader list`): which files are taken, and its base code.
+    #[arg(long, short)]
+    assignment: String,
+    /// Where similarity.csv and similarity.html go (a batch's output folder will do).
+    #[arg(long, short, value_name = "DIR")]
+    out: PathBuf,
+    /// Tokens in a k-gram: no shared run shorter than this is found.
+    #[arg(long, value_name = "N", default_value_t = Settings::default().kgram, value_parser = parse_count)]
+    kgram: usize,
+    /// k-grams in a winnowing window: every shared run of WINDOW + KGRAM - 1 tokens is found.
+    #[arg(long, value_name = "N", default_value_t = Settings::default().window, value_parser = parse_count)]
+    window: usize,
+    /// Code held by more than this share of the class (and by more than 10 students) is common
+    /// code, not evidence (0 to 1).
+    #[arg(long, value_name = "SHARE", default_value_t = Settings::default().max_share, value_parser = parse_share)]
+    max_share: f64,
+    /// The "look at this" line: pairs whose similarity reaches it (0 to 1) are marked and shown side
+    /// by side.
+    #[arg(long, value_name = "SHARE", default_value_t = Settings::default().look_at, value_parser = parse_share)]
+    look_at: f64,
+}
+
+fn parse_count(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| (1..=1000).contains(n))
+        .ok_or_else(|| format!("`{text}` is not a count from 1 to 1000"))
+}
+
+fn parse_share(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|p| (0.0..=1.0).contains(p))
+        .ok_or_else(|| format!("`{text}` is not a share from 0 to 1"))
 }
 
 /// The arguments of `grader merge`.
@@ -115,7 +162,8 @@ pub(super) fn batch(
     level: Containment,
     accept_readable_cases: bool,
 ) -> anyhow::Result<u8> {
-    let BatchArgs { root, assignment, out, jobs, partition, manual, force, only, cache_dir } = args;
+    let BatchArgs { root, assignment, out, jobs, partition, manual, force, only, cache_dir, similarity } =
+        args;
     out_folder(&out)?;
     let assignment = load::load_assignment(cases, &assignment)?;
     if !root.exists() {
@@ -142,6 +190,7 @@ pub(super) fn batch(
             accept_readable_cases,
             dice_seed: None,
         },
+        similarity: similarity.then(Settings::default),
     };
     // Refused before any student is graded, not once per student.
     if !options.grade.accept_readable_cases {
@@ -192,6 +241,91 @@ pub(super) fn batch(
     }
     hand_grades_line(&options.out, outcome.hand_grades)?;
     Ok(EXIT_OK)
+}
+
+/// `grader similarity`.
+pub(super) fn similarity(cases: &Path, args: SimilarityArgs) -> anyhow::Result<u8> {
+    let SimilarityArgs { class, assignment, out, kgram, window, max_share, look_at } = args;
+    out_folder(&out)?;
+    let assignment = load::load_assignment(cases, &assignment)?;
+    let root = class_root(&class, &assignment.id)?;
+    crate::batch::refuse_out_inside(&root, &out).map_err(batch_error)?;
+    let settings = Settings { kgram, window, max_share, look_at, ..Settings::default() };
+    let entries =
+        crate::roster::discover(&root, &assignment.submission_files, crate::roster::ArchiveCaps::default())
+            .map_err(|e| batch_error(e.into()))?;
+    let submissions = crate::similarity::submissions_of(&entries);
+    let outcome =
+        crate::similarity::write(&assignment, &submissions, &settings, &out).map_err(batch_error)?;
+    let summary = &outcome.summary;
+    let groups = match outcome.clusters {
+        0 => String::new(),
+        1 => ", 1 group of more than two".to_owned(),
+        n => format!(", {n} groups of more than two"),
+    };
+    let files: Vec<String> = outcome.files.iter().map(|f| f.display().to_string()).collect();
+    writeln!(
+        anstream::stderr(),
+        "{} students, {} compared: {} code, {} at or above the \"look at this\" line (similarity {:.0}%), \
+         among {} students{groups}. Outputs: {}",
+        outcome.students,
+        outcome.compared,
+        if summary.pairs == 1 {
+            "1 pair shares".to_owned()
+        } else {
+            format!("{} pairs share", summary.pairs)
+        },
+        summary.above_line,
+        settings.look_at * 100.0,
+        summary.students_above_line,
+        files.join(", ")
+    )?;
+    if out.join(crate::gradebook::BATCH_FILE).is_file() {
+        writeln!(
+            anstream::stderr(),
+            "the class page links to it from the next `grader batch` into {}",
+            out.display()
+        )?;
+    }
+    Ok(EXIT_OK)
+}
+
+/// The class folder `similarity` reads: `class` itself, or the folder a batch's output names.
+fn class_root(class: &Path, assignment: &str) -> anyhow::Result<PathBuf> {
+    if !class.exists() {
+        return Err(UsageError(format!("no class at {}", class.display())).into());
+    }
+    let info_path = class.join(crate::gradebook::BATCH_FILE);
+    if !info_path.is_file() {
+        return Ok(class.to_owned());
+    }
+    let info: crate::batch::BatchInfo =
+        std::fs::read(&info_path).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok()).ok_or_else(
+            || UsageError(format!("{} is not a batch's output (batch.json does not read)", class.display())),
+        )?;
+    if info.assignment != assignment {
+        return Err(UsageError(format!(
+            "{} is a grading of `{}`, not `{assignment}`",
+            class.display(),
+            info.assignment
+        ))
+        .into());
+    }
+    match info.root {
+        Some(root) if root.exists() => Ok(root),
+        Some(root) => Err(UsageError(format!(
+            "{} was graded from {}, which is gone: give the class folder itself",
+            class.display(),
+            root.display()
+        ))
+        .into()),
+        None => Err(UsageError(format!(
+            "{} does not say which class folder it graded (an older grader, or a merge of shares from several \
+             folders): give the class folder itself",
+            class.display()
+        ))
+        .into()),
+    }
 }
 
 /// `grader merge`.

@@ -138,6 +138,9 @@ enum Command {
     /// the feedback files, named as its bulk feedback upload expects (or, `--to excel`, the gradebook
     /// with the byte-order mark Excel needs).
     Export(class::ExportArgs),
+    /// Compare a class's submissions: which pairs share code beyond the assignment's base code, and
+    /// where (similarity.csv, and similarity.html with each close pair side by side).
+    Similarity(class::SimilarityArgs),
     /// Regenerate the `.stdin`/`.stdout` sidecars of scenario cases from the reference.
     Bless {
         /// Only this assignment (default: all).
@@ -388,6 +391,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Merge(args) => class::merge(&cases, args),
         Command::Show(args) => class::show(args),
         Command::Export(args) => class::export(&cases, args),
+        Command::Similarity(args) => class::similarity(&cases, args),
         Command::Render { report, format, output, student_view, quiet, verbose } => {
             let text = std::fs::read_to_string(&report)
                 .with_context(|| format!("cannot read the report {}", report.display()))?;

@@ -36,6 +36,9 @@ pub fn render_class_html(book: &Gradebook, feedback_href: &dyn Fn(&str) -> Strin
         let _ = writeln!(out, "<p class=\"partial\" role=\"status\">{}</p>", escape(banner));
     }
     counts(&mut out, book);
+    if let Some(similarity) = &book.similarity {
+        similarity_line(&mut out, similarity);
+    }
     out.push_str(
         "<nav><a href=\"#students\">Students</a><a href=\"#totals\">Totals</a><a href=\"#cases\">Cases</a></nav>\n",
     );
@@ -52,7 +55,7 @@ pub fn render_class_html(book: &Gradebook, feedback_href: &dyn Fn(&str) -> Strin
 /// The document's start up to `<body>`: the title, the style, and a policy that lets the page load
 /// nothing and run only its own style and script (by their hashes): no network, and no markup that
 /// slipped through escaping could run.
-pub(super) fn page_head(out: &mut String, title: &str, style: &str, script: Option<&str>) {
+pub(crate) fn page_head(out: &mut String, title: &str, style: &str, script: Option<&str>) {
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     let script_src = script.map_or_else(|| "'none'".to_owned(), csp_hash);
@@ -94,6 +97,24 @@ fn counts(out: &mut String, book: &Gradebook) {
     );
 }
 
+/// The similarity analysis beside the page, in one line linking to it: what it found, never a verdict.
+fn similarity_line(out: &mut String, summary: &crate::similarity::report::Summary) {
+    let pairs = |n: usize| if n == 1 { "1 pair".to_owned() } else { format!("{n} pairs") };
+    let among = match summary.students_above_line {
+        0 => String::new(),
+        n => format!(", among {n} students"),
+    };
+    let _ = writeln!(
+        out,
+        "<p class=\"similarity\">Code shared between submissions: <a href=\"{}\">{} at or above the \
+         \u{201c}look at this\u{201d} line{among}</a> ({} {} some code beyond the base code).</p>",
+        crate::similarity::report::HTML_FILE,
+        pairs(summary.above_line),
+        pairs(summary.pairs),
+        if summary.pairs == 1 { "shares" } else { "share" }
+    );
+}
+
 /// A link that shows the students of one status filter (the page's script reads the fragment).
 fn filter_link(flag: &str, text: &str) -> String {
     format!("<a href=\"#status={}\">{}</a>", escape(flag), escape(text))
@@ -107,7 +128,7 @@ fn passed_every_case(student: &Record) -> bool {
 }
 
 /// Escapes text for HTML element content and quoted attribute values: `& < > " '`.
-pub(super) fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
     for ch in text.chars() {
         match ch {

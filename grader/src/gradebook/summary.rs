@@ -417,6 +417,7 @@ mod tests {
                 case("undo", "play", false, 1, 3),
             ],
             partial: None,
+            similarity: None,
         }
     }
 

@@ -40,6 +40,7 @@ fn book() -> Gradebook {
         students: vec![hostile, student("a1", "Ada", StudentStatus::Graded, 8.0, Some(2.0)), bo, cy],
         cases: vec![case("win-row", 2, 3), case("full-board", 0, 2), case("undo", 1, 3)],
         partial: None,
+        similarity: None,
     }
 }
 
@@ -423,4 +424,21 @@ fn empty_class_renders() {
 #[test]
 fn output_is_deterministic() {
     assert_eq!(render(&book()), render(&book()));
+}
+
+#[test]
+fn the_similarity_analysis_beside_the_page_is_linked_with_what_it_found() {
+    assert!(!render(&book()).contains("similarity.html"), "no analysis, no link");
+    let summary = crate::similarity::report::Summary { pairs: 12, above_line: 3, students_above_line: 5 };
+    let html = render(&Gradebook { similarity: Some(summary), ..book() });
+    let line = between(&html, "<p class=\"similarity\">", "</p>");
+    assert_eq!(
+        line,
+        "<p class=\"similarity\">Code shared between submissions: <a href=\"similarity.html\">3 pairs at or \
+         above the \u{201c}look at this\u{201d} line, among 5 students</a> (12 pairs share some code beyond \
+         the base code)."
+    );
+    // In the header, before the students.
+    assert!(html.find("class=\"similarity\"") < html.find("id=\"students\""));
+    assert_well_formed(&html);
 }
