@@ -326,17 +326,5 @@ fn functions(out: &mut String, report: &AuditReport) {
 /// Escapes text for HTML element content and quoted attribute values (`& < > " '`), with control
 /// characters written visibly (a source file's bytes are the student's).
 fn escape(text: &str) -> String {
-    let visible = crate::report::escape::inert(text, &['\t', '\n']);
-    let mut escaped = String::with_capacity(visible.len());
-    for ch in visible.chars() {
-        match ch {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&#39;"),
-            _ => escaped.push(ch),
-        }
-    }
-    escaped
+    crate::gradebook::escape_html(&crate::report::escape::inert(text, &['\t', '\n']))
 }
