@@ -413,3 +413,85 @@ fn batch_refuses_similarity_with_a_partition() {
     );
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
 }
+
+/// The planted pairs of a corpus's `PAIRS.md`: every table row (`| plant-1 | sol-1 | ...`) and list
+/// item (`- plant-1 ~ plant-8`) names a pair by the first two student folders in it, as
+/// `bench/dolos.sh` reads it.
+fn planted_pairs(text: &str, students: &BTreeSet<String>) -> BTreeSet<(String, String)> {
+    let mut pairs = BTreeSet::new();
+    for line in text.lines().map(str::trim).filter(|l| l.starts_with(['|', '-', '*'])) {
+        let words: Vec<&str> = line
+            .split(|c: char| !(c.is_ascii_alphanumeric() || "_.-".contains(c)))
+            .filter(|w| students.contains(*w))
+            .collect();
+        if let [a, b, ..] = words[..] {
+            if a != b {
+                pairs.insert((a.min(b).to_owned(), a.max(b).to_owned()));
+            }
+        }
+    }
+    pairs
+}
+
+#[test]
+fn in_each_corpus_every_planted_pair_ranks_above_every_independent_pair_and_no_independent_pair_is_above_the_line(
+) {
+    // `fixtures/similarity/<assignment>/`: one folder per submission and PAIRS.md, the planted pairs.
+    let root = std::env::var_os("GRADER_SIMILARITY_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| common_repo().join("fixtures/similarity"));
+    let Ok(corpora) = std::fs::read_dir(&root) else {
+        eprintln!("skipped: no corpus at {}", root.display());
+        return;
+    };
+    let mut checked = 0;
+    for corpus in corpora.flatten().map(|e| e.path()).filter(|p| p.join("PAIRS.md").is_file()) {
+        let id = corpus.file_name().unwrap().to_string_lossy().into_owned();
+        let assignment = grader::load::load_assignment(&common_repo().join("cases"), &id).unwrap();
+        let entries = grader::roster::discover(
+            &corpus,
+            &assignment.submission_files,
+            grader::roster::ArchiveCaps::default(),
+        )
+        .unwrap();
+        let class = grader::similarity::submissions_of(&entries);
+        let students: BTreeSet<String> = class.iter().map(|s| s.id.clone()).collect();
+        let planted = planted_pairs(&std::fs::read_to_string(corpus.join("PAIRS.md")).unwrap(), &students);
+        assert!(!planted.is_empty(), "{id}: PAIRS.md names no pair");
+        let analysis = analyse(&class, &assignment.similarity_base, &Settings::default());
+        let score = |a: &str, b: &str| pair(&analysis, a, b).map_or(0.0, |p| p.similarity);
+        let (mut lowest_planted, mut highest_independent) = ((1.0, String::new()), (0.0, String::new()));
+        for a in &students {
+            for b in students.iter().filter(|b| a < *b) {
+                let s = score(a, b);
+                if planted.contains(&(a.clone(), b.clone())) {
+                    if s < lowest_planted.0 {
+                        lowest_planted = (s, format!("{a}~{b}"));
+                    }
+                } else {
+                    if s > highest_independent.0 {
+                        highest_independent = (s, format!("{a}~{b}"));
+                    }
+                    assert!(
+                        !pair(&analysis, a, b).is_some_and(|p| p.look),
+                        "{id}: {a}~{b} is above the line"
+                    );
+                }
+            }
+        }
+        assert!(
+            lowest_planted.0 > highest_independent.0,
+            "{id}: the planted pair {} ({:.3}) is not above the independent pair {} ({:.3})",
+            lowest_planted.1,
+            lowest_planted.0,
+            highest_independent.1,
+            highest_independent.0
+        );
+        checked += 1;
+    }
+    eprintln!("{checked} corpora checked under {}", root.display());
+}
+
+fn common_repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
