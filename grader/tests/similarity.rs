@@ -165,6 +165,38 @@ fn every_pair_the_analysis_reports_is_every_pair_that_comparing_all_pairs_finds(
     assert_eq!(found, compared);
 }
 
+#[test]
+fn the_side_by_side_view_highlights_each_shared_region_on_both_sides_and_links_it_to_its_match() {
+    let students = class();
+    let analysis = analyse(&students, &template(), &Settings::default());
+    let page = report::html::render(&analysis, &students, "Toy", &["template.c".to_owned()]);
+    let copy = &analysis.pairs[0];
+    assert!(copy.regions.len() >= 2, "reordered functions make several regions: {copy:?}");
+    let view = &page[page.find("<section class=\"pair\" id=\"pair-1\">").expect("the copy is shown")..];
+    for n in 1..=copy.regions.len() {
+        for (side, other) in [("a", "b"), ("b", "a")] {
+            assert_eq!(
+                view.matches(&format!("id=\"p1-{side}-r{n}\"")).count(),
+                1,
+                "region {n} starts once on {side}"
+            );
+            assert!(
+                view.contains(&format!("href=\"#p1-{other}-r{n}\"")),
+                "region {n} on {side} links to {other}"
+            );
+        }
+    }
+    // Each highlighted line of a region is one link; the lines of the regions on the first side.
+    let lines: usize = copy.regions.iter().map(|r| (r.a_lines.1 - r.a_lines.0 + 1) as usize).sum();
+    let side_a = &view[..view
+        .find("<div class=\"side\">")
+        .and_then(|i| view[i + 1..].find("<div class=\"side\">").map(|j| i + 1 + j))
+        .unwrap()];
+    assert!(side_a.matches("href=\"#p1-b-r").count() <= lines);
+    assert!(side_a.matches("href=\"#p1-b-r").count() >= lines / 2, "{lines} lines in regions");
+    assert!(!page.contains("id=\"pair-2\""), "only pairs above the line are shown side by side");
+}
+
 /// Checks that every element is closed, in order, and that no `<` hides inside a tag.
 fn assert_well_formed(html: &str) {
     const VOID: [&str; 3] = ["meta", "br", "link"];
