@@ -303,7 +303,16 @@ fn side(
 ) {
     let other = if which == 'a' { 'b' } else { 'a' };
     let _ = writeln!(out, "<div class=\"side\">\n<h4>{}</h4>", who(student));
-    for (index, name) in student.files.iter().enumerate() {
+    let side_of = |r: &Region| if which == 'a' { r.a_file } else { r.b_file };
+    let shared: BTreeSet<usize> = numbered.iter().map(|r| side_of(r)).collect();
+    let unshared: Vec<String> = (0..student.files.len())
+        .filter(|i| !shared.contains(i))
+        .map(|i| format!("<code>{}</code>", text(&student.files[i])))
+        .collect();
+    if !unshared.is_empty() {
+        let _ = writeln!(out, "<p class=\"unshared\">No shared region in {}.</p>", unshared.join(", "));
+    }
+    for (index, name) in student.files.iter().enumerate().filter(|(i, _)| shared.contains(i)) {
         let Some(file) = files.iter().find(|f| f.name == *name) else { continue };
         // Each line's region: the first region (in the numbering) that covers it.
         let mut region_of: BTreeMap<u32, usize> = BTreeMap::new();
