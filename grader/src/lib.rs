@@ -11,8 +11,10 @@
 //!
 //! Publishing: [`pack`] (a student pack for `grader check`, a Gradescope autograder zip).
 //!
-//! Beyond grading: [`similarity`] (which submissions of a class share code beyond the base code).
+//! For the instructor: [`audit`] (mutation analysis of the cases: which defects they miss, what one
+//! defect costs), [`similarity`] (which submissions of a class share code beyond the base code).
 
+pub mod audit;
 pub mod batch;
 pub mod bless;
 pub mod build;

@@ -590,15 +590,14 @@ fn quiet_names_each_failed_build_and_its_first_error_not_every_case() {
     assert!(lines[2].starts_with("Score: 0.00 / 80.00"), "{stdout}");
 }
 
-#[test]
-fn the_input_of_a_failing_case_is_named_where_the_cases_are() {
-    let dir = tempfile::tempdir().unwrap();
-    let cases = dir.path().join("course-cases");
+/// A copy of Trouble's cases (and the shared files its recipes use) in `cases`, a cases folder of
+/// its own.
+fn copy_trouble_cases(cases: &Path) {
     for sub in ["trouble", "common"] {
-        for entry in walkdir::WalkDir::new(repo().join("cases").join(sub)) {
+        let from = repo().join("cases").join(sub);
+        for entry in walkdir::WalkDir::new(&from) {
             let entry = entry.unwrap();
-            let target =
-                cases.join(sub).join(entry.path().strip_prefix(repo().join("cases").join(sub)).unwrap());
+            let target = cases.join(sub).join(entry.path().strip_prefix(&from).unwrap());
             if entry.file_type().is_dir() {
                 std::fs::create_dir_all(&target).unwrap();
             } else {
@@ -606,6 +605,13 @@ fn the_input_of_a_failing_case_is_named_where_the_cases_are() {
             }
         }
     }
+}
+
+#[test]
+fn the_input_of_a_failing_case_is_named_where_the_cases_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("course-cases");
+    copy_trouble_cases(&cases);
     let args = [
         "--cases",
         cases.to_str().unwrap(),
@@ -638,18 +644,7 @@ fn a_driver_the_compilers_cannot_read_is_the_graders_error_not_a_students_build_
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let cases = dir.path().join("cases");
-    for sub in ["trouble", "common"] {
-        for entry in walkdir::WalkDir::new(repo().join("cases").join(sub)) {
-            let entry = entry.unwrap();
-            let target =
-                cases.join(sub).join(entry.path().strip_prefix(repo().join("cases").join(sub)).unwrap());
-            if entry.file_type().is_dir() {
-                std::fs::create_dir_all(&target).unwrap();
-            } else {
-                std::fs::copy(entry.path(), &target).unwrap();
-            }
-        }
-    }
+    copy_trouble_cases(&cases);
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let driver = cases.join("trouble/driver.c");
     std::fs::set_permissions(&driver, std::fs::Permissions::from_mode(0o600)).unwrap();

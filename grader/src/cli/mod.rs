@@ -171,6 +171,9 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// Audit the cases by mutation analysis: grade single-defect mutants of a correct submission and
+    /// report which defects no case notices and what a single defect costs, per category.
+    Audit(crate::audit::AuditArgs),
     /// Write a Gradescope autograder zip: setup.sh, run_autograder, this grader and every case
     /// (hidden ones included: keep it private). `--require-containment` is written into it.
     GradescopeBundle {
@@ -283,7 +286,7 @@ pub fn main_impl() -> ExitCode {
 /// A mistake in how the grader was called.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-struct UsageError(String);
+pub(crate) struct UsageError(pub(crate) String);
 
 fn parse_percent(text: &str) -> Result<f64, String> {
     text.parse::<f64>()
@@ -403,6 +406,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             emit(&render(&parsed, format, student_view, verbosity), output.as_deref())?;
             Ok(EXIT_OK)
         }
+        Command::Audit(args) => crate::audit::command::run(&cases, args, level()?, cli.accept_readable_cases),
         Command::Bless { assignment, check } => bless(&cases, assignment.as_deref(), check),
         Command::List { assignment } => list(&cases, assignment.as_deref()),
         Command::Pack { assignment, output, force } => {

@@ -1,0 +1,391 @@
+//! `grader audit`: mutation analysis of an assignment's cases. Single-defect mutants of a correct
+//! submission ([`mutate`]: tree-sitter, never text matching) are built and graded like any
+//! submission ([`run`]: the build cache, the sandbox, the class machinery's CPU slots), and the
+//! report ([`report`], [`text`], [`html`]) says which defects no case notices, which cases notice nothing new,
+//! and what a single defect costs, and where.
+
+pub mod command;
+mod html;
+pub mod marks;
+pub mod mutate;
+pub mod report;
+pub mod run;
+mod text;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub use command::AuditArgs;
+pub use html::render_html;
+pub use report::{render_json, AuditReport};
+pub use text::render_text;
+
+use crate::build::{BuildError, Submission};
+use crate::grade::{self, GradeError, GradeOptions};
+use crate::load::{Assignment, LoadError};
+use crate::report::BuildStatus;
+use marks::Marks;
+use mutate::{Function, Mutant, Operator};
+
+/// Why an audit could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum AuditError {
+    /// The fixture could not be read.
+    #[error(transparent)]
+    Fixture(#[from] BuildError),
+    /// The fixture holds no C or Java source to mutate.
+    #[error("{} holds no C or Java source the assignment takes: nothing to mutate", path.display())]
+    NoSources {
+        /// The fixture.
+        path: PathBuf,
+    },
+    /// The README's marks are malformed.
+    #[error(transparent)]
+    Marks(#[from] LoadError),
+    /// A folder of another tool's mutants could not be read.
+    #[error("cannot read the mutant files in {}", path.display())]
+    MutantFiles {
+        /// The folder or file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A mutant file whose name names no file of the fixture.
+    #[error("{}: {why}", path.display())]
+    MutantFileName {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with its name.
+        why: String,
+    },
+    /// The correct program could not be graded.
+    #[error("grading the correct program: {0}")]
+    Baseline(#[from] GradeError),
+    /// The correct program does not build: there is nothing to compare mutants with.
+    #[error("the correct program {} does not build ({recipe}): {log}", path.display())]
+    BaselineNotBuilt {
+        /// The fixture.
+        path: PathBuf,
+        /// The recipe that failed.
+        recipe: String,
+        /// The compiler's first lines.
+        log: String,
+    },
+}
+
+/// What to audit and how.
+#[derive(Debug, Clone)]
+pub struct AuditOptions {
+    /// The correct submission the mutants are made from.
+    pub fixture: PathBuf,
+    /// Grade a sample of this many mutants (even over functions and operators); none: all.
+    pub mutants: Option<usize>,
+    /// The sample's seed.
+    pub seed: u64,
+    /// Programs run at once.
+    pub jobs: usize,
+    /// How each mutant is graded (cache, containment, `--case` patterns).
+    pub grade: GradeOptions,
+    /// Take the mutants from this folder of another tool's mutant files instead of making them.
+    pub mutant_files: Option<PathBuf>,
+    /// Grade the mutants under the cases' own limits, not the audit's tighter ones.
+    pub own_limits: bool,
+    /// Say nothing while grading.
+    pub quiet: bool,
+}
+
+/// The mutants an audit grades.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The correct submission.
+    pub submission: Submission,
+    /// Its functions.
+    pub functions: Vec<Function>,
+    /// How many mutants were made before sampling.
+    pub generated: usize,
+    /// The mutants to grade, in source order.
+    pub mutants: Vec<Mutant>,
+    /// `generated`, or the folder of another tool's mutants.
+    pub source: String,
+}
+
+/// Reads the fixture and makes its mutants (or reads another tool's), sampled as `options` says.
+pub fn plan(assignment: &Assignment, options: &AuditOptions) -> Result<Plan, AuditError> {
+    let submission = Submission::collect(&options.fixture, &assignment.submission_files)?;
+    let mut functions = Vec::new();
+    let mut all = Vec::new();
+    for file in &submission.files {
+        if mutate::Language::of(&file.name).is_none() {
+            continue;
+        }
+        let made = mutate::mutate_file(&file.name, &file.content);
+        functions.extend(made.functions);
+        all.extend(made.mutants);
+    }
+    if functions.is_empty() && all.is_empty() {
+        return Err(AuditError::NoSources { path: options.fixture.clone() });
+    }
+    let source = match &options.mutant_files {
+        Some(dir) => {
+            all = external_mutants(dir, &submission, &functions)?;
+            dir.display().to_string()
+        }
+        None => "generated".to_owned(),
+    };
+    let generated = all.len();
+    let mutants = match options.mutants {
+        Some(n) => sample(all, n, options.seed),
+        None => all,
+    };
+    Ok(Plan { submission, functions, generated, mutants, source })
+}
+
+/// Up to `n` mutants, spread evenly: functions take turns (in an order shuffled by `seed`), and each
+/// function's operators take turns within it, each operator's mutants in a shuffled order. The
+/// result is in source order.
+pub fn sample(mutants: Vec<Mutant>, n: usize, seed: u64) -> Vec<Mutant> {
+    if n >= mutants.len() {
+        return mutants;
+    }
+    let mut rng = fastrand::Rng::with_seed(seed);
+    // function -> operator -> indices of its mutants
+    let mut groups: BTreeMap<&str, BTreeMap<Operator, Vec<usize>>> = BTreeMap::new();
+    for (i, m) in mutants.iter().enumerate() {
+        groups.entry(&m.function).or_default().entry(m.operator).or_default().push(i);
+    }
+    let mut queues: Vec<Vec<Vec<usize>>> = groups
+        .into_values()
+        .map(|by_operator| {
+            let mut operators: Vec<Vec<usize>> = by_operator.into_values().collect();
+            for queue in &mut operators {
+                rng.shuffle(queue);
+            }
+            rng.shuffle(&mut operators);
+            operators
+        })
+        .collect();
+    rng.shuffle(&mut queues);
+    let mut next_operator = vec![0usize; queues.len()];
+    let mut chosen = Vec::with_capacity(n);
+    while chosen.len() < n {
+        let mut took = false;
+        for (f, operators) in queues.iter_mut().enumerate() {
+            if chosen.len() == n {
+                break;
+            }
+            // The function's next operator that has mutants left.
+            for _ in 0..operators.len() {
+                let at = next_operator[f] % operators.len();
+                next_operator[f] += 1;
+                if let Some(index) = operators[at].pop() {
+                    chosen.push(index);
+                    took = true;
+                    break;
+                }
+            }
+        }
+        if !took {
+            break;
+        }
+    }
+    chosen.sort_unstable();
+    let mut keep = vec![false; mutants.len()];
+    for i in chosen {
+        keep[i] = true;
+    }
+    mutants.into_iter().zip(keep).filter_map(|(m, k)| k.then_some(m)).collect()
+}
+
+/// Another tool's mutants: each file of `dir` named `<stem>.mutant.<n>.<ext>` (universalmutator's
+/// names) is a whole mutated copy of the fixture's file `<stem>.<ext>`.
+fn external_mutants(
+    dir: &Path,
+    submission: &Submission,
+    functions: &[Function],
+) -> Result<Vec<Mutant>, AuditError> {
+    let err = |path: &Path| {
+        let path = path.to_owned();
+        move |source| AuditError::MutantFiles { path, source }
+    };
+    let mut found: Vec<(String, usize, PathBuf)> = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(err(dir))? {
+        let path = entry.map_err(err(dir))?.path();
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if name.starts_with('.') || !path.is_file() {
+            continue;
+        }
+        let parsed = name.split_once(".mutant.").and_then(|(stem, rest)| {
+            let (number, ext) = rest.split_once('.')?;
+            Some((format!("{stem}.{ext}"), number.parse::<usize>().ok()?))
+        });
+        let Some((original, number)) = parsed else {
+            return Err(AuditError::MutantFileName {
+                path,
+                why: "not a mutant file: expected <name>.mutant.<n>.<ext> (universalmutator's names)"
+                    .to_owned(),
+            });
+        };
+        let matching: Vec<&str> = submission
+            .files
+            .iter()
+            .map(|f| f.name.as_str())
+            .filter(|f| f.rsplit('/').next() == Some(original.as_str()))
+            .collect();
+        match matching.as_slice() {
+            [file] => found.push(((*file).to_owned(), number, path)),
+            [] => {
+                return Err(AuditError::MutantFileName {
+                    path,
+                    why: format!("the fixture has no file {original}"),
+                })
+            }
+            _ => {
+                return Err(AuditError::MutantFileName {
+                    path,
+                    why: format!("the fixture has several files named {original}: {}", matching.join(", ")),
+                })
+            }
+        }
+    }
+    found.sort();
+    let mut mutants = Vec::new();
+    for (file, _, path) in found {
+        let mutated = std::fs::read(&path).map_err(err(&path))?;
+        let original = &submission.files.iter().find(|f| f.name == file).expect("matched above").content;
+        let label = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        mutants.extend(mutate::external_mutant(&file, original, mutated, functions, &label));
+    }
+    Ok(mutants)
+}
+
+/// Audits the assignment's cases: grades the correct program, then every planned mutant, and reports.
+pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditReport, AuditError> {
+    let started = Instant::now();
+    let marks = Marks::read(assignment)?;
+    let plan = plan(assignment, options)?;
+    crate::run::set_slot_count(options.jobs);
+    let baseline = grade::grade_submission(assignment, &plan.submission, &options.grade)?;
+    if let Some(build) = baseline.builds.iter().find(|b| b.status == BuildStatus::Error) {
+        return Err(AuditError::BaselineNotBuilt {
+            path: options.fixture.clone(),
+            recipe: build.recipe.clone(),
+            log: build.log.lines().take(5).collect::<Vec<_>>().join("\n"),
+        });
+    }
+    let (graded_with, audit_limits) = if options.own_limits {
+        (assignment.clone(), Vec::new())
+    } else {
+        run::audit_limits(assignment, &baseline)
+    };
+    let progress = run::Progress::new(plan.mutants.len(), options.quiet);
+    let on_done = |mutant: &Mutant, graded: &run::Graded| {
+        let status = match graded {
+            run::Graded::NotBuilt(_) => report::MutantStatus::NotBuilt,
+            run::Graded::Error(_) => report::MutantStatus::Error,
+            _ if !report::survives(&baseline, graded) => report::MutantStatus::Killed,
+            _ if marks.equivalent_reason(&mutant.id, &mutant.function).is_some() => {
+                report::MutantStatus::Equivalent
+            }
+            _ => report::MutantStatus::Survived,
+        };
+        progress.done(mutant, status);
+    };
+    let graded = run::grade_mutants(
+        &graded_with,
+        &plan.submission,
+        &plan.mutants,
+        &options.grade,
+        options.jobs,
+        &on_done,
+    );
+    progress.finish();
+    let function_categories = marks::function_categories(assignment, &plan.functions, &marks);
+    let setting = report::Setting {
+        fixture: options.fixture.display().to_string(),
+        source: plan.source.clone(),
+        seed: options.seed,
+        jobs: options.jobs,
+        only: options.grade.only.iter().map(|p| p.as_str().to_owned()).collect(),
+        generated: plan.generated,
+        audit_limits,
+        seconds: started.elapsed().as_secs_f64(),
+        marks: &marks,
+        function_categories,
+    };
+    Ok(report::build(assignment, setting, &baseline, plan.mutants, graded))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mutate::Change;
+    use super::*;
+
+    /// Mutants of functions and operators as given: `(function, operator, how many)`.
+    fn mutants(spec: &[(&str, Operator, usize)]) -> Vec<Mutant> {
+        let mut all = Vec::new();
+        for &(function, operator, count) in spec {
+            for i in 0..count {
+                all.push(Mutant {
+                    id: format!("{}-{:08x}", operator.short(), all.len()),
+                    file: "main.c".to_owned(),
+                    line: all.len() + 1,
+                    column: 1,
+                    function: function.to_owned(),
+                    operator,
+                    original: format!("{i}"),
+                    replacement: format!("{}", i + 1),
+                    diff: String::new(),
+                    made_by: None,
+                    change: Change::default(),
+                });
+            }
+        }
+        all
+    }
+
+    fn count<'m>(sample: &'m [Mutant], key: impl Fn(&'m Mutant) -> &'m str) -> BTreeMap<&'m str, usize> {
+        let mut counts = BTreeMap::new();
+        for m in sample {
+            *counts.entry(key(m)).or_default() += 1;
+        }
+        counts
+    }
+
+    #[test]
+    fn a_sample_takes_turns_over_functions_then_over_their_operators() {
+        let all = mutants(&[
+            ("big", Operator::Constant, 200),
+            ("big", Operator::Relational, 20),
+            ("small", Operator::Relational, 3),
+            ("medium", Operator::Arithmetic, 10),
+            ("medium", Operator::Logical, 10),
+        ]);
+        let sample = sample(all, 13, 7);
+        assert_eq!(sample.len(), 13);
+        // Three functions: `small` gives all 3 it has, the others 5 each.
+        let by_function = count(&sample, |m| m.function.as_str());
+        assert_eq!(by_function, BTreeMap::from([("big", 5), ("medium", 5), ("small", 3)]));
+        // Within a function its operators alternate: big's 200 constants do not crowd out its relationals.
+        let big: Vec<&Mutant> = sample.iter().filter(|m| m.function == "big").collect();
+        let relational = big.iter().filter(|m| m.operator == Operator::Relational).count();
+        assert!((2..=3).contains(&relational), "{relational} of 5");
+        // In source order.
+        assert!(sample.windows(2).all(|w| w[0].line < w[1].line));
+    }
+
+    #[test]
+    fn the_same_seed_samples_the_same_mutants_and_another_seed_others() {
+        let all = mutants(&[("f", Operator::Constant, 50), ("g", Operator::Relational, 50)]);
+        let ids = |s: Vec<Mutant>| s.into_iter().map(|m| m.id).collect::<Vec<_>>();
+        assert_eq!(ids(sample(all.clone(), 10, 1)), ids(sample(all.clone(), 10, 1)));
+        assert_ne!(ids(sample(all.clone(), 10, 1)), ids(sample(all, 10, 2)));
+    }
+
+    #[test]
+    fn a_sample_as_large_as_the_mutants_is_all_of_them() {
+        let all = mutants(&[("f", Operator::Constant, 4)]);
+        assert_eq!(sample(all.clone(), 4, 1), all);
+        assert_eq!(sample(all.clone(), 10, 1), all);
+    }
+}
