@@ -103,7 +103,7 @@ fn no_shared_region_lies_in_the_base_code_and_base_tokens_are_no_ones_own() {
     let base = analysis.students[0].base_tokens;
     assert!((template_tokens..template_tokens + 4).contains(&base), "{base} of {template_tokens}");
     assert_eq!(analysis.base_kgrams, {
-        let hashes: Vec<u64> =
+        let hashes: Vec<u32> =
             Tokenizer::new().tokens(&source("template.c"), Language::C).iter().map(|t| t.hash).collect();
         winnow::kgram_hashes(&hashes, Settings::default().kgram).into_iter().collect::<BTreeSet<_>>().len()
     });
@@ -136,14 +136,14 @@ fn every_pair_the_analysis_reports_is_every_pair_that_comparing_all_pairs_finds(
     // The same fingerprints, compared pair by pair.
     let k = settings.kgram;
     let base: BTreeSet<u64> = {
-        let hashes: Vec<u64> =
+        let hashes: Vec<u32> =
             Tokenizer::new().tokens(&source("template.c"), Language::C).iter().map(|t| t.hash).collect();
         winnow::kgram_hashes(&hashes, k).into_iter().collect()
     };
     let prints: Vec<BTreeSet<u64>> = class
         .iter()
         .map(|s| {
-            let hashes: Vec<u64> =
+            let hashes: Vec<u32> =
                 Tokenizer::new().tokens(&s.files[0].content, Language::C).iter().map(|t| t.hash).collect();
             let repetitive = winnow::repetitive(&hashes, k, k / 3);
             winnow::winnow(&winnow::kgram_hashes(&hashes, k), settings.window)
@@ -487,7 +487,7 @@ fn in_each_corpus_every_planted_pair_ranks_above_every_independent_pair_and_no_i
             grader::roster::ArchiveCaps::default(),
         )
         .unwrap();
-        let class = grader::similarity::submissions_of(&entries);
+        let class = grader::similarity::submissions_of(entries);
         let students: BTreeSet<String> = class.iter().map(|s| s.id.clone()).collect();
         let planted = match std::fs::read_to_string(corpus.join("PAIRS.md")) {
             Ok(text) => planted_pairs(&text, &students),
