@@ -346,8 +346,9 @@ pub fn run_batch(
     options.manual.check_students(&named)?;
     let total = entries.len();
     // Read before the entries go to their graders; analysed once they are graded.
-    let similarity =
-        options.similarity.map(|settings| (crate::similarity::submissions_of(&entries), settings));
+    let similarity = options
+        .similarity
+        .map(|settings| (crate::similarity::submissions_of(entries.iter().cloned()), settings));
     let share: Vec<Entry> = entries
         .into_iter()
         .enumerate()

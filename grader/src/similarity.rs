@@ -69,16 +69,17 @@ pub struct Submission {
     pub unreadable: Option<String>,
 }
 
-/// The submissions of a class as [`roster::discover`](crate::roster::discover) found them.
-pub fn submissions_of(entries: &[crate::roster::Entry]) -> Vec<Submission> {
+/// The submissions of a class as [`roster::discover`](crate::roster::discover) found them (taken,
+/// not copied: a class of Java projects is tens of megabytes of source).
+pub fn submissions_of(entries: impl IntoIterator<Item = crate::roster::Entry>) -> Vec<Submission> {
     entries
-        .iter()
+        .into_iter()
         .map(|e| {
-            let (files, unreadable) = match &e.files {
-                Ok(files) => (files.clone(), None),
-                Err(why) => (Vec::new(), Some(why.clone())),
+            let (files, unreadable) = match e.files {
+                Ok(files) => (files, None),
+                Err(why) => (Vec::new(), Some(why)),
             };
-            Submission { id: e.id.clone(), name: e.name.clone(), files, unreadable }
+            Submission { id: e.id, name: e.name, files, unreadable }
         })
         .collect()
 }
@@ -132,15 +133,33 @@ pub struct FileTokens {
     /// The file's name in the submission.
     pub name: String,
     /// Each token's hash.
-    pub hashes: Vec<u64>,
-    /// Each token's first and last line.
-    pub lines: Vec<(u32, u32)>,
+    pub hashes: Vec<u32>,
+    /// Each token's first line, and in the top 8 bits how many lines further it ends (at most 255):
+    /// see [`FileTokens::lines`].
+    pub packed_lines: Vec<u32>,
     /// Whether each token is base code (inside a k-gram of a base file).
     pub base: Vec<bool>,
 }
 
+impl FileTokens {
+    /// The first and last line of the token at `i`.
+    pub fn lines(&self, i: usize) -> (u32, u32) {
+        let packed = self.packed_lines[i];
+        let first = packed & LINE_MASK;
+        (first, first + (packed >> 24))
+    }
+}
+
+/// The bits of a packed line that hold the first line: files of the roster's 8 MiB hold fewer lines.
+const LINE_MASK: u32 = (1 << 24) - 1;
+
+/// A token's first and last line in one `u32`.
+fn pack_lines(line: u32, end_line: u32) -> u32 {
+    line.min(LINE_MASK) | (end_line.saturating_sub(line).min(255) << 24)
+}
+
 impl TokenRun for FileTokens {
-    fn hashes(&self) -> &[u64] {
+    fn hashes(&self) -> &[u32] {
         &self.hashes
     }
 
@@ -205,7 +224,9 @@ pub struct Pair {
     pub b_fraction: f64,
     /// Both ways at once: the shared tokens of both over the own tokens of both (Dolos's similarity).
     pub similarity: f64,
-    /// The shared regions, longest first.
+    /// The shared regions, longest first: every one for a pair at or above the line and for the
+    /// [`FULL_REGIONS_BELOW_LINE`] most similar pairs, only the longest for the others (a class of
+    /// 500 has 124 750 pairs, and only those are shown side by side).
     pub regions: Vec<Region>,
     /// Whether the pair reaches the "look at this" line.
     pub look: bool,
@@ -245,7 +266,7 @@ pub fn analyse(submissions: &[Submission], base: &[SourceFile], settings: &Setti
     let mut base_kgrams: HashSet<u64> = HashSet::new();
     for file in base {
         if let Some(language) = Language::of(&file.name) {
-            let hashes: Vec<u64> = tokenizer.tokens(&file.content, language).iter().map(|t| t.hash).collect();
+            let hashes: Vec<u32> = tokenizer.tokens(&file.content, language).iter().map(|t| t.hash).collect();
             base_kgrams.extend(winnow::kgram_hashes(&hashes, k));
         }
     }
@@ -270,11 +291,19 @@ pub fn analyse(submissions: &[Submission], base: &[SourceFile], settings: &Setti
 
     let mut keys: Vec<((u32, u32), u32)> = shared.pairs.into_iter().collect();
     keys.sort_unstable();
-    let mut pairs: Vec<Pair> = parallel_map(&keys, |_: &mut (), &((a, b), fingerprints)| {
+    let pair = |a: u32, b: u32, fingerprints: u32| {
         let (a, b) = (a as usize, b as usize);
         let seeds = index::seeds(&evidence[a], &evidence[b], SEEDS_PER_HASH);
         let tiles = matches::tiles(&files[a], &files[b], &seeds, k);
         pair_of(a, b, fingerprints, &tiles, &files[a], &files[b], &students, settings)
+    };
+    let mut pairs: Vec<Pair> = parallel_map(&keys, |_: &mut (), &((a, b), fingerprints)| {
+        pair(a, b, fingerprints).map(|mut p| {
+            if !p.look {
+                p.regions.truncate(1);
+            }
+            p
+        })
     })
     .into_iter()
     .flatten()
@@ -285,6 +314,11 @@ pub fn analyse(submissions: &[Submission], base: &[SourceFile], settings: &Setti
             .then(y.shared_tokens.cmp(&x.shared_tokens))
             .then((&students[x.a].id, &students[x.b].id).cmp(&(&students[y.a].id, &students[y.b].id)))
     });
+    for kept in pairs.iter_mut().take(FULL_REGIONS_BELOW_LINE).filter(|p| !p.look) {
+        if let Some(again) = pair(kept.a as u32, kept.b as u32, kept.fingerprints) {
+            *kept = again;
+        }
+    }
     let clusters = clusters(students.len(), &pairs);
     Analysis {
         settings: *settings,
@@ -296,6 +330,10 @@ pub fn analyse(submissions: &[Submission], base: &[SourceFile], settings: &Setti
         common_fingerprints: shared.common.len(),
     }
 }
+
+/// The most similar pairs whose regions are all kept even below the line: shown side by side when
+/// no pair reaches it.
+pub const FULL_REGIONS_BELOW_LINE: usize = 3;
 
 /// How many occurrences of one fingerprint on each side of a pair are taken as seeds.
 const SEEDS_PER_HASH: usize = 8;
@@ -337,7 +375,7 @@ fn tokenize(
         }
         let mut tokens = tokenizer.tokens(&file.content, language);
         tokens.truncate(MAX_TOKENS - student.tokens);
-        let hashes: Vec<u64> = tokens.iter().map(|t| t.hash).collect();
+        let hashes: Vec<u32> = tokens.iter().map(|t| t.hash).collect();
         let kgrams = winnow::kgram_hashes(&hashes, k);
         let mut base = vec![false; hashes.len()];
         for (i, h) in kgrams.iter().enumerate() {
@@ -354,7 +392,7 @@ fn tokenize(
         prints.push(fingerprints);
         files.push(FileTokens {
             name: file.name.clone(),
-            lines: tokens.iter().map(|t| (t.line, t.end_line)).collect(),
+            packed_lines: tokens.iter().map(|t| pack_lines(t.line, t.end_line)).collect(),
             hashes,
             base,
         });
@@ -393,7 +431,7 @@ fn pair_of(
     let similarity =
         if own_a + own_b == 0 { 0.0 } else { (2 * shared_tokens) as f64 / (own_a + own_b) as f64 };
     let lines = |file: &FileTokens, start: u32, len: u32| {
-        (file.lines[start as usize].0, file.lines[(start + len - 1) as usize].1)
+        (file.lines(start as usize).0, file.lines((start + len - 1) as usize).1)
     };
     let regions = tiles
         .iter()

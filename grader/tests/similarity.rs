@@ -103,7 +103,7 @@ fn no_shared_region_lies_in_the_base_code_and_base_tokens_are_no_ones_own() {
     let base = analysis.students[0].base_tokens;
     assert!((template_tokens..template_tokens + 4).contains(&base), "{base} of {template_tokens}");
     assert_eq!(analysis.base_kgrams, {
-        let hashes: Vec<u64> =
+        let hashes: Vec<u32> =
             Tokenizer::new().tokens(&source("template.c"), Language::C).iter().map(|t| t.hash).collect();
         winnow::kgram_hashes(&hashes, Settings::default().kgram).into_iter().collect::<BTreeSet<_>>().len()
     });
@@ -136,14 +136,14 @@ fn every_pair_the_analysis_reports_is_every_pair_that_comparing_all_pairs_finds(
     // The same fingerprints, compared pair by pair.
     let k = settings.kgram;
     let base: BTreeSet<u64> = {
-        let hashes: Vec<u64> =
+        let hashes: Vec<u32> =
             Tokenizer::new().tokens(&source("template.c"), Language::C).iter().map(|t| t.hash).collect();
         winnow::kgram_hashes(&hashes, k).into_iter().collect()
     };
     let prints: Vec<BTreeSet<u64>> = class
         .iter()
         .map(|s| {
-            let hashes: Vec<u64> =
+            let hashes: Vec<u32> =
                 Tokenizer::new().tokens(&s.files[0].content, Language::C).iter().map(|t| t.hash).collect();
             let repetitive = winnow::repetitive(&hashes, k, k / 3);
             winnow::winnow(&winnow::kgram_hashes(&hashes, k), settings.window)
@@ -163,6 +163,38 @@ fn every_pair_the_analysis_reports_is_every_pair_that_comparing_all_pairs_finds(
     }
     assert!(compared.len() > 20, "the class is a real test: {compared:?}");
     assert_eq!(found, compared);
+}
+
+#[test]
+fn the_side_by_side_view_highlights_each_shared_region_on_both_sides_and_links_it_to_its_match() {
+    let students = class();
+    let analysis = analyse(&students, &template(), &Settings::default());
+    let page = report::html::render(&analysis, &students, "Toy", &["template.c".to_owned()]);
+    let copy = &analysis.pairs[0];
+    assert!(copy.regions.len() >= 2, "reordered functions make several regions: {copy:?}");
+    let view = &page[page.find("<section class=\"pair\" id=\"pair-1\">").expect("the copy is shown")..];
+    for n in 1..=copy.regions.len() {
+        for (side, other) in [("a", "b"), ("b", "a")] {
+            assert_eq!(
+                view.matches(&format!("id=\"p1-{side}-r{n}\"")).count(),
+                1,
+                "region {n} starts once on {side}"
+            );
+            assert!(
+                view.contains(&format!("href=\"#p1-{other}-r{n}\"")),
+                "region {n} on {side} links to {other}"
+            );
+        }
+    }
+    // Each highlighted line of a region is one link; the lines of the regions on the first side.
+    let lines: usize = copy.regions.iter().map(|r| (r.a_lines.1 - r.a_lines.0 + 1) as usize).sum();
+    let side_a = &view[..view
+        .find("<div class=\"side\">")
+        .and_then(|i| view[i + 1..].find("<div class=\"side\">").map(|j| i + 1 + j))
+        .unwrap()];
+    assert!(side_a.matches("href=\"#p1-b-r").count() <= lines);
+    assert!(side_a.matches("href=\"#p1-b-r").count() >= lines / 2, "{lines} lines in regions");
+    assert!(!page.contains("id=\"pair-2\""), "only pairs above the line are shown side by side");
 }
 
 /// Checks that every element is closed, in order, and that no `<` hides inside a tag.
@@ -436,7 +468,8 @@ fn planted_pairs(text: &str, students: &BTreeSet<String>) -> BTreeSet<(String, S
 #[test]
 fn in_each_corpus_every_planted_pair_ranks_above_every_independent_pair_and_no_independent_pair_is_above_the_line(
 ) {
-    // `fixtures/similarity/<assignment>/`: one folder per submission and PAIRS.md, the planted pairs.
+    // `fixtures/similarity/<assignment>/`: one folder per submission and PAIRS.md, the planted pairs
+    // (without it, every pair is independent).
     let root = std::env::var_os("GRADER_SIMILARITY_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| common_repo().join("fixtures/similarity"));
@@ -445,7 +478,7 @@ fn in_each_corpus_every_planted_pair_ranks_above_every_independent_pair_and_no_i
         return;
     };
     let mut checked = 0;
-    for corpus in corpora.flatten().map(|e| e.path()).filter(|p| p.join("PAIRS.md").is_file()) {
+    for corpus in corpora.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
         let id = corpus.file_name().unwrap().to_string_lossy().into_owned();
         let assignment = grader::load::load_assignment(&common_repo().join("cases"), &id).unwrap();
         let entries = grader::roster::discover(
@@ -454,10 +487,13 @@ fn in_each_corpus_every_planted_pair_ranks_above_every_independent_pair_and_no_i
             grader::roster::ArchiveCaps::default(),
         )
         .unwrap();
-        let class = grader::similarity::submissions_of(&entries);
+        let class = grader::similarity::submissions_of(entries);
         let students: BTreeSet<String> = class.iter().map(|s| s.id.clone()).collect();
-        let planted = planted_pairs(&std::fs::read_to_string(corpus.join("PAIRS.md")).unwrap(), &students);
-        assert!(!planted.is_empty(), "{id}: PAIRS.md names no pair");
+        let planted = match std::fs::read_to_string(corpus.join("PAIRS.md")) {
+            Ok(text) => planted_pairs(&text, &students),
+            Err(_) => BTreeSet::new(),
+        };
+        assert!(students.len() >= 4, "{id}: a corpus of {} submissions", students.len());
         let analysis = analyse(&class, &assignment.similarity_base, &Settings::default());
         let score = |a: &str, b: &str| pair(&analysis, a, b).map_or(0.0, |p| p.similarity);
         let (mut lowest_planted, mut highest_independent) = ((1.0, String::new()), (0.0, String::new()));
@@ -480,7 +516,7 @@ fn in_each_corpus_every_planted_pair_ranks_above_every_independent_pair_and_no_i
             }
         }
         assert!(
-            lowest_planted.0 > highest_independent.0,
+            planted.is_empty() || lowest_planted.0 > highest_independent.0,
             "{id}: the planted pair {} ({:.3}) is not above the independent pair {} ({:.3})",
             lowest_planted.1,
             lowest_planted.0,

@@ -254,7 +254,7 @@ pub(super) fn similarity(cases: &Path, args: SimilarityArgs) -> anyhow::Result<u
     let entries =
         crate::roster::discover(&root, &assignment.submission_files, crate::roster::ArchiveCaps::default())
             .map_err(|e| batch_error(e.into()))?;
-    let submissions = crate::similarity::submissions_of(&entries);
+    let submissions = crate::similarity::submissions_of(entries);
     let outcome =
         crate::similarity::write(&assignment, &submissions, &settings, &out).map_err(batch_error)?;
     let summary = &outcome.summary;

@@ -8,7 +8,7 @@ use super::index::Occurrence;
 /// The tokens of one file as the matching sees them.
 pub trait TokenRun {
     /// The tokens' hashes.
-    fn hashes(&self) -> &[u64];
+    fn hashes(&self) -> &[u32];
     /// Whether the token at `i` is base code (never part of a match).
     fn is_base(&self, i: usize) -> bool;
 }
@@ -73,55 +73,46 @@ pub fn tiles<F: TokenRun>(a: &[F], b: &[F], seeds: &[(Occurrence, Occurrence)], 
             });
         }
     }
-    lay_tiles(runs, a.iter().map(|f| f.hashes().len()), b.iter().map(|f| f.hashes().len()), min_len)
+    lay_tiles(runs, min_len)
 }
 
 /// Greedy tiling: the runs from the longest, each cut to the parts where neither side is taken yet,
-/// the parts of at least `min_len` tokens kept.
-fn lay_tiles(
-    mut runs: Vec<Tile>,
-    a_lengths: impl Iterator<Item = usize>,
-    b_lengths: impl Iterator<Item = usize>,
-    min_len: usize,
-) -> Vec<Tile> {
+/// the parts of at least `min_len` tokens kept. What is taken is the tiles laid so far, compared as
+/// intervals: a pair has tens of runs, not thousands, and files have thousands of tokens.
+fn lay_tiles(mut runs: Vec<Tile>, min_len: usize) -> Vec<Tile> {
     runs.sort_by(|x, y| {
         y.len
             .cmp(&x.len)
             .then((x.a_file, x.a_start, x.b_file, x.b_start).cmp(&(y.a_file, y.a_start, y.b_file, y.b_start)))
     });
-    let mut a_taken: Vec<Vec<bool>> = a_lengths.map(|n| vec![false; n]).collect();
-    let mut b_taken: Vec<Vec<bool>> = b_lengths.map(|n| vec![false; n]).collect();
-    let mut tiles = Vec::new();
+    let mut tiles: Vec<Tile> = Vec::new();
+    let mut blocked: Vec<(u32, u32)> = Vec::new();
     for run in runs {
-        let (ta, tb) = (&a_taken[run.a_file as usize], &b_taken[run.b_file as usize]);
-        let free = |i: u32| !ta[(run.a_start + i) as usize] && !tb[(run.b_start + i) as usize];
-        let mut i = 0;
+        // The offsets of the run that a tile already laid takes, on either side.
+        blocked.clear();
+        for tile in &tiles {
+            let overlap = |file: u32, start: u32, tile_file: u32, tile_start: u32| {
+                let (from, to) = (start.max(tile_start), (start + run.len).min(tile_start + tile.len));
+                (file == tile_file && from < to).then(|| (from - start, to - start))
+            };
+            blocked.extend(overlap(run.a_file, run.a_start, tile.a_file, tile.a_start));
+            blocked.extend(overlap(run.b_file, run.b_start, tile.b_file, tile.b_start));
+        }
+        blocked.sort_unstable();
+        let mut free_from = 0;
         let mut parts = Vec::new();
-        while i < run.len {
-            if !free(i) {
-                i += 1;
-                continue;
-            }
-            let from = i;
-            while i < run.len && free(i) {
-                i += 1;
-            }
-            if (i - from) as usize >= min_len {
+        for &(from, to) in blocked.iter().chain(std::iter::once(&(run.len, run.len))) {
+            if from > free_from && (from - free_from) as usize >= min_len {
                 parts.push(Tile {
-                    a_start: run.a_start + from,
-                    b_start: run.b_start + from,
-                    len: i - from,
+                    a_start: run.a_start + free_from,
+                    b_start: run.b_start + free_from,
+                    len: from - free_from,
                     ..run
                 });
             }
+            free_from = free_from.max(to);
         }
-        for part in parts {
-            for i in 0..part.len {
-                a_taken[part.a_file as usize][(part.a_start + i) as usize] = true;
-                b_taken[part.b_file as usize][(part.b_start + i) as usize] = true;
-            }
-            tiles.push(part);
-        }
+        tiles.extend(parts);
     }
     tiles.sort_by(|x, y| y.len.cmp(&x.len).then((x.a_file, x.a_start).cmp(&(y.a_file, y.a_start))));
     tiles
@@ -131,10 +122,10 @@ fn lay_tiles(
 mod tests {
     use super::*;
 
-    struct Plain(Vec<u64>, Vec<bool>);
+    struct Plain(Vec<u32>, Vec<bool>);
 
     impl TokenRun for Plain {
-        fn hashes(&self) -> &[u64] {
+        fn hashes(&self) -> &[u32] {
             &self.0
         }
         fn is_base(&self, i: usize) -> bool {
@@ -142,7 +133,7 @@ mod tests {
         }
     }
 
-    fn file(tokens: &[u64]) -> Plain {
+    fn file(tokens: &[u32]) -> Plain {
         Plain(tokens.to_vec(), vec![false; tokens.len()])
     }
 
@@ -179,6 +170,28 @@ mod tests {
                 Tile { a_file: 0, a_start: 0, b_file: 0, b_start: 0, len: 4 },
                 Tile { a_file: 0, a_start: 5, b_file: 0, b_start: 5, len: 3 }
             ]
+        );
+    }
+
+    #[test]
+    fn a_run_that_overlaps_laid_tiles_keeps_its_free_parts_long_enough() {
+        let tile = |a_start, b_start, len| Tile { a_file: 0, a_start, b_file: 0, b_start, len };
+        let runs = vec![
+            tile(100, 200, 20),
+            // Side a overlaps the first tile in its last 6 tokens: the first 10 are kept.
+            tile(90, 0, 16),
+            // Side b overlaps the first tile from its 6th token: 5 are kept.
+            tile(300, 195, 12),
+            // Overlaps nothing.
+            tile(500, 500, 9),
+            // Side a lies inside the first tile, side b inside the second: nothing is kept.
+            tile(105, 3, 6),
+            // Free, but for 2 tokens at its start: 3 left, too few.
+            tile(118, 600, 5),
+        ];
+        assert_eq!(
+            lay_tiles(runs, 4),
+            [tile(100, 200, 20), tile(90, 0, 10), tile(500, 500, 9), tile(300, 195, 5)]
         );
     }
 

@@ -22,20 +22,18 @@ pub struct Fingerprint {
 
 /// The hash of every k-gram of `tokens`, in order (`tokens.len() - k + 1` of them; none when there
 /// are fewer than `k` tokens). Computed rolling, in one pass.
-pub fn kgram_hashes(tokens: &[u64], k: usize) -> Vec<u64> {
+pub fn kgram_hashes<T: Copy + Into<u64>>(tokens: &[T], k: usize) -> Vec<u64> {
     if k == 0 || tokens.len() < k {
         return Vec::new();
     }
+    let t = |i: usize| -> u64 { tokens[i].into() };
     // B^(k-1): what the token leaving the k-gram weighed.
     let top = (1..k).fold(1u64, |p, _| p.wrapping_mul(HASH_BASE));
-    let mut hash = tokens[..k].iter().fold(0u64, |h, &t| h.wrapping_mul(HASH_BASE).wrapping_add(t));
+    let mut hash = (0..k).fold(0u64, |h, i| h.wrapping_mul(HASH_BASE).wrapping_add(t(i)));
     let mut hashes = Vec::with_capacity(tokens.len() - k + 1);
     hashes.push(hash);
     for i in k..tokens.len() {
-        hash = hash
-            .wrapping_sub(tokens[i - k].wrapping_mul(top))
-            .wrapping_mul(HASH_BASE)
-            .wrapping_add(tokens[i]);
+        hash = hash.wrapping_sub(t(i - k).wrapping_mul(top)).wrapping_mul(HASH_BASE).wrapping_add(t(i));
         hashes.push(hash);
     }
     hashes
@@ -45,7 +43,7 @@ pub fn kgram_hashes(tokens: &[u64], k: usize) -> Vec<u64> {
 /// whether it has a period of at most `max_period` tokens (`#define ID NUM` line after line, `printf`
 /// after `printf`). Such a run says little of who wrote it, however long it is: a table of constants
 /// or a drawing made of output calls looks the same in independent programs.
-pub fn repetitive(tokens: &[u64], k: usize, max_period: usize) -> Vec<bool> {
+pub fn repetitive<T: PartialEq>(tokens: &[T], k: usize, max_period: usize) -> Vec<bool> {
     let count = (tokens.len() + 1).saturating_sub(k.max(1));
     let mut repetitive = vec![false; count];
     for period in 1..=max_period.min(k.saturating_sub(1)) {
@@ -142,9 +140,9 @@ mod tests {
     #[test]
     fn kgram_hashes_are_the_polynomial_of_their_tokens() {
         let b = HASH_BASE;
-        assert_eq!(kgram_hashes(&[1, 2, 3], 2), [b + 2, 2 * b + 3]);
-        assert_eq!(kgram_hashes(&[1, 2, 3], 3), [b.wrapping_mul(b) + 2 * b + 3]);
-        assert!(kgram_hashes(&[1, 2], 3).is_empty());
+        assert_eq!(kgram_hashes(&[1u64, 2, 3], 2), [b + 2, 2 * b + 3]);
+        assert_eq!(kgram_hashes(&[1u64, 2, 3], 3), [b.wrapping_mul(b) + 2 * b + 3]);
+        assert!(kgram_hashes(&[1u64, 2], 3).is_empty());
     }
 
     #[test]

@@ -23,8 +23,9 @@ const STYLE: &str = include_str!("similarity.css");
 pub const MAX_ROWS: usize = 500;
 /// Pairs shown side by side at most: each view holds both submissions.
 pub const MAX_VIEWS: usize = 100;
-/// When no pair reaches the line, this many of the most similar are still shown side by side.
-const VIEWS_BELOW_LINE: usize = 3;
+/// Lines of code the side-by-side views hold at most, all together: a page of many long Java
+/// projects would otherwise weigh tens of megabytes.
+pub const MAX_VIEW_LINES: usize = 100_000;
 /// Lines of one file shown side by side at most: a generated file of a million lines would make the
 /// page unreadable, and no handwritten one comes near.
 const MAX_LINES: usize = 5000;
@@ -43,7 +44,7 @@ pub fn render(analysis: &Analysis, submissions: &[Submission], title: &str, base
         "<nav><a href=\"#pairs\">Pairs</a><a href=\"#groups\">Groups</a><a href=\"#students\">Students</a>\
          <a href=\"#views\">Side by side</a></nav>\n</header>\n<main>\n",
     );
-    let views = viewed(analysis);
+    let views = viewed(analysis, submissions);
     pairs_table(&mut out, analysis, &views);
     groups(&mut out, analysis);
     students(&mut out, analysis);
@@ -59,8 +60,9 @@ pub fn render(analysis: &Analysis, submissions: &[Submission], title: &str, base
     } else if views.len() < analysis.pairs.iter().filter(|p| p.look).count() {
         let _ = writeln!(
             out,
-            "<p>The {} most similar pairs above the line are shown; <code>similarity.csv</code> lists \
-             every pair and where its longest shared run is.</p>",
+            "<p>The {} most similar pairs above the line are shown (one page holds at most {MAX_VIEWS} pairs and \
+             {MAX_VIEW_LINES} lines of code); <code>similarity.csv</code> lists every pair and where its longest \
+             shared run is.</p>",
             views.len()
         );
     }
@@ -115,14 +117,34 @@ fn intro(out: &mut String, analysis: &Analysis, base: &[String]) {
     );
 }
 
-/// The pairs shown side by side, by rank (0-based): those above the line, else the most similar few.
-fn viewed(analysis: &Analysis) -> BTreeSet<usize> {
-    let above: BTreeSet<usize> =
+/// The pairs shown side by side, by rank (0-based): those above the line, else the most similar few;
+/// at most [`MAX_VIEWS`], and no more than [`MAX_VIEW_LINES`] lines of code in all.
+fn viewed(analysis: &Analysis, submissions: &[Submission]) -> BTreeSet<usize> {
+    let mut candidates: Vec<usize> =
         analysis.pairs.iter().enumerate().filter(|(_, p)| p.look).map(|(i, _)| i).take(MAX_VIEWS).collect();
-    if above.is_empty() {
-        return (0..analysis.pairs.len().min(VIEWS_BELOW_LINE)).collect();
+    if candidates.is_empty() {
+        candidates = (0..analysis.pairs.len().min(crate::similarity::FULL_REGIONS_BELOW_LINE)).collect();
     }
-    above
+    let mut lines = 0;
+    let mut views = BTreeSet::new();
+    for rank in candidates {
+        let pair = &analysis.pairs[rank];
+        let shown = |student: usize, side: fn(&Region) -> usize| -> usize {
+            let files: BTreeSet<usize> = pair.regions.iter().map(side).collect();
+            files
+                .iter()
+                .filter_map(|&f| analysis.students[student].files.get(f))
+                .filter_map(|name| submissions[student].files.iter().find(|s| s.name == *name))
+                .map(|s| s.content.split(|&b| b == b'\n').count().min(MAX_LINES))
+                .sum()
+        };
+        lines += shown(pair.a, |r| r.a_file) + shown(pair.b, |r| r.b_file);
+        if lines > MAX_VIEW_LINES && !views.is_empty() {
+            break;
+        }
+        views.insert(rank);
+    }
+    views
 }
 
 fn pairs_table(out: &mut String, analysis: &Analysis, views: &BTreeSet<usize>) {
@@ -303,7 +325,16 @@ fn side(
 ) {
     let other = if which == 'a' { 'b' } else { 'a' };
     let _ = writeln!(out, "<div class=\"side\">\n<h4>{}</h4>", who(student));
-    for (index, name) in student.files.iter().enumerate() {
+    let side_of = |r: &Region| if which == 'a' { r.a_file } else { r.b_file };
+    let shared: BTreeSet<usize> = numbered.iter().map(|r| side_of(r)).collect();
+    let unshared: Vec<String> = (0..student.files.len())
+        .filter(|i| !shared.contains(i))
+        .map(|i| format!("<code>{}</code>", text(&student.files[i])))
+        .collect();
+    if !unshared.is_empty() {
+        let _ = writeln!(out, "<p class=\"unshared\">No shared region in {}.</p>", unshared.join(", "));
+    }
+    for (index, name) in student.files.iter().enumerate().filter(|(i, _)| shared.contains(i)) {
         let Some(file) = files.iter().find(|f| f.name == *name) else { continue };
         // Each line's region: the first region (in the numbering) that covers it.
         let mut region_of: BTreeMap<u32, usize> = BTreeMap::new();
