@@ -9,6 +9,7 @@ use crate::build::{self, Build, BuildCache, BuildError, Submission};
 use crate::context;
 use crate::interactive;
 use crate::load::{Assignment, Case, CaseKind, LoadError, Probe, Visibility};
+use crate::points;
 use crate::report::{
     BuildReport, BuildStatus, CaseReport, CaseStatus, HiddenCases, InputContext, ProbeReport, Report,
 };
@@ -273,15 +274,15 @@ pub fn grade_submission(
         }
         HiddenCases {
             cases: not_run.len(),
-            points: score::round(points),
-            bonus_points: score::round(bonus_points),
+            points: points::round(points),
+            bonus_points: points::round(bonus_points),
         }
     });
     let cases = results
         .into_iter()
         .map(|mut r| {
-            r.score = score::round(r.score);
-            r.max_score = score::round(r.max_score);
+            r.score = points::round(r.score);
+            r.max_score = points::round(r.max_score);
             r
         })
         .collect();

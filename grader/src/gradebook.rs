@@ -137,13 +137,13 @@ impl Record {
     /// Points earned: automated points (bonus points included) plus the hand grades given so far,
     /// less the late penalty.
     pub fn total(&self) -> f64 {
-        crate::score::round(self.total_before_penalty() - self.penalty())
+        crate::points::round(self.total_before_penalty() - self.penalty())
     }
 
     /// Points earned before any late penalty.
     pub fn total_before_penalty(&self) -> f64 {
         let manual: f64 = self.categories.iter().filter(|c| c.manual).filter_map(|c| c.score).sum();
-        crate::score::round(self.automated + manual)
+        crate::points::round(self.automated + manual)
     }
 
     /// Points taken off for lateness: the assignment's percentage of the points earned (never of a
@@ -151,7 +151,7 @@ impl Record {
     pub fn penalty(&self) -> f64 {
         match (self.download.late, self.late_penalty) {
             (Some(true), Some(percent)) => {
-                crate::score::round(self.total_before_penalty().max(0.0) * percent / 100.0)
+                crate::points::round(self.total_before_penalty().max(0.0) * percent / 100.0)
             }
             _ => 0.0,
         }
@@ -176,7 +176,7 @@ impl Record {
 
     /// Points available over every category but the bonus ones: the total may exceed it.
     pub fn max(&self) -> f64 {
-        crate::score::round(self.categories.iter().filter(|c| !c.bonus).map(|c| c.max).sum())
+        crate::points::round(self.categories.iter().filter(|c| !c.bonus).map(|c| c.max).sum())
     }
 
     /// The words after a total that has bonus points in it: `including 3.00 of 5.00 bonus points`;
@@ -185,7 +185,7 @@ impl Record {
         let bonus: Vec<&CategoryScore> = self.categories.iter().filter(|c| c.bonus).collect();
         let earned: f64 = bonus.iter().filter_map(|c| c.score).sum();
         let available: f64 = bonus.iter().map(|c| c.max).sum();
-        (!bonus.is_empty()).then(|| crate::score::bonus_phrase(earned, available))
+        (!bonus.is_empty()).then(|| crate::points::bonus_phrase(earned, available))
     }
 
     /// Hand-graded categories without a grade yet.

@@ -27,6 +27,7 @@ pub mod gradebook;
 pub mod interactive;
 pub mod load;
 pub mod pack;
+pub mod points;
 pub mod report;
 pub mod roster;
 pub mod run;

@@ -93,7 +93,7 @@ impl Report {
     pub fn bonus_points(&self) -> (f64, f64) {
         let bonus = self.categories.iter().filter(|c| c.bonus);
         let (earned, available) = bonus.fold((0.0, 0.0), |(e, a), c| (e + c.score, a + c.max_score));
-        (crate::score::round(earned), crate::score::round(available))
+        (crate::points::round(earned), crate::points::round(available))
     }
 
     /// The words after a total that has bonus points in it: `including 3.00 of 5.00 bonus points`;
@@ -101,7 +101,7 @@ impl Report {
     pub fn bonus_phrase(&self) -> Option<String> {
         let has_bonus = self.categories.iter().any(|c| c.bonus);
         let (earned, available) = self.bonus_points();
-        has_bonus.then(|| crate::score::bonus_phrase(earned, available))
+        has_bonus.then(|| crate::points::bonus_phrase(earned, available))
     }
 }
 

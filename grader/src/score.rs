@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use crate::compare::{self, Comparison, Extent, Forgiven, Partial, PartialCredit, Unit};
 use crate::load::{Assignment, Case};
+use crate::points::round;
 use crate::report::{CaseStatus, CategoryReport, PendingCategory};
 use crate::run::{Limit, RunOutcome, Termination};
 
@@ -181,16 +182,6 @@ pub fn case_points(assignment: &Assignment, cases: &[&Case]) -> Vec<f64> {
             points * case.weight / total
         })
         .collect()
-}
-
-/// The words after a total with bonus points in it, for reports and gradebooks alike.
-pub fn bonus_phrase(earned: f64, available: f64) -> String {
-    format!("including {:.2} of {:.2} bonus points", round(earned), round(available))
-}
-
-/// Rounds points for reports: two decimals.
-pub fn round(points: f64) -> f64 {
-    (points * 100.0).round() / 100.0
 }
 
 /// Category scores and the totals over automated categories that had cases selected.

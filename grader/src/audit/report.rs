@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::marks::{FunctionCategories, Marks};
 use super::mutate::{Mutant, Operator};
 use super::run::{AuditLimit, Graded};
+use crate::points::round;
 use crate::report::{CaseStatus, Report};
-use crate::score::round;
 
 /// Points below this are no difference (scores are rounded to hundredths).
 const EPSILON: f64 = 1e-6;

@@ -191,7 +191,7 @@ impl ManualGrades {
         let mut writer = csv::Writer::from_writer(Vec::new());
         let _ = writer.write_record(["id", "category", "points", "comment"]);
         for ((id, category), grade) in &self.grades {
-            let points = crate::score::round(grade.points).to_string();
+            let points = crate::points::round(grade.points).to_string();
             let _ = writer.write_record([
                 spreadsheet_text(id).as_str(),
                 category,

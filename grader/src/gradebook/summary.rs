@@ -42,7 +42,7 @@ pub(super) fn graded_percent(record: &Record) -> Option<f64> {
         return Some(percent_of_max(record));
     }
     let graded: f64 = record.categories.iter().filter(|c| !c.bonus && c.score.is_some()).map(|c| c.max).sum();
-    let graded = crate::score::round(graded);
+    let graded = crate::points::round(graded);
     (graded > 0.0).then(|| record.total() * 100.0 / graded)
 }
 

@@ -381,9 +381,9 @@ mod tests {
 
     /// A report of 7 cases of 80/7 points each (11.43 rounded), six passed and one at half marks.
     fn sevenths() -> Report {
+        use crate::points::round;
         use crate::report::test_support::case;
         use crate::report::CaseStatus;
-        use crate::score::round;
         let seventh = 80.0 / 7.0;
         let mut report = crate::report::test_support::bonus_report();
         report.cases = (0..7)
