@@ -520,7 +520,21 @@ pub fn build(
     run::open_for_passage(&cache.dir).map_err(cache_err(&cache.dir))?;
     run::prepare_for_program(work.path(), true).map_err(cache_err(work.path()))?;
     let started = Instant::now();
-    let (ok, log) = compile(recipe, &placeholders(work.path()), containment)?;
+    let (ok, log, ended) = compile(recipe, &placeholders(work.path()), containment)?;
+    if ended == BuildEnd::Stopped {
+        // A compiler stopped by a signal or a limit may have been stopped by a loaded or shutting-down
+        // machine, not by the submission: this grading reports it, the next one builds again.
+        return Ok(Build {
+            run_mounts: Vec::new(),
+            recipe: recipe.name.clone(),
+            ok,
+            log: format!("{log}(not kept in the build cache: the next grading builds it again)\n"),
+            cached: false,
+            duration: started.elapsed(),
+            run_argv: run_argv(&final_dir)?,
+            run_env: run_env(&final_dir),
+        });
+    }
     let entry = CacheEntry { ok, log };
     let json = serde_json::to_string(&entry).expect("a cache entry always serialises");
     std::fs::write(work.path().join("outcome.json"), json).map_err(cache_err(work.path()))?;
@@ -550,6 +564,15 @@ pub fn build(
     })
 }
 
+/// How a build's commands ended, as far as the cache is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BuildEnd {
+    /// Every command exited, successfully or with its own errors: the same inputs build the same way.
+    Exited,
+    /// A command was killed by a signal or stopped at a limit: it may not happen again.
+    Stopped,
+}
+
 /// Runs a recipe's commands in order; the first that fails ends the build with its messages.
 ///
 /// In a sandbox the compiler sees the system, the build folder (writable) and the assignment files
@@ -558,13 +581,13 @@ fn compile(
     recipe: &BuildRecipe,
     placeholders: &Placeholders,
     containment: Containment,
-) -> Result<(bool, String), BuildError> {
+) -> Result<(bool, String, BuildEnd), BuildError> {
     let env = BTreeMap::new();
     let mut log = String::new();
     for command in &recipe.commands {
         let mut argv = match placeholders.expand(command) {
             Ok(argv) => argv,
-            Err(message) => return Ok((false, message)),
+            Err(message) => return Ok((false, message, BuildEnd::Exited)),
         };
         // The runner wants an absolute program path; recipes name compilers as a shell would.
         let program = which::which(&argv[0])
@@ -611,6 +634,10 @@ fn compile(
                 recipe.limits.memory_bytes >> 20
             ));
         }
+        let ended = match outcome.termination {
+            Termination::Exited(_) if !outcome.memory_exhausted => BuildEnd::Exited,
+            _ => BuildEnd::Stopped,
+        };
         let failure = match outcome.termination {
             Termination::Exited(0) => None,
             Termination::Exited(code) => Some(format!("`{}` exited with status {code}", command[0])),
@@ -622,10 +649,10 @@ fn compile(
         if let Some(failure) = failure {
             log.push_str(&failure);
             log.push('\n');
-            return Ok((false, truncate(log)));
+            return Ok((false, truncate(log), ended));
         }
     }
-    Ok((true, truncate(log)))
+    Ok((true, truncate(log), BuildEnd::Exited))
 }
 
 fn truncate(mut log: String) -> String {

@@ -657,3 +657,41 @@ fn a_driver_the_compilers_cannot_read_is_the_graders_error_not_a_students_build_
     let out = grader(&args, dir.path());
     assert!(out.status.success(), "{}", text(&out.stdout));
 }
+
+#[test]
+fn a_compiler_killed_by_a_signal_is_reported_and_never_cached_as_the_students_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = dir.path().join("cases");
+    copy_trouble_cases(&cases);
+    // The game's first command is killed as a machine out of memory or shutting down would kill it.
+    let toml = cases.join("trouble/assignment.toml");
+    let text_before = std::fs::read_to_string(&toml).unwrap();
+    let first_command =
+        "commands = [\n    [\"gcc\", \"-std=c17\", \"-O2\", \"-Wall\", \"-o\", \"{build}/own-program\"";
+    assert!(text_before.contains(first_command), "the game recipe's first command moved");
+    let killed =
+        first_command.replace("commands = [\n", "commands = [\n    [\"sh\", \"-c\", \"kill -KILL $$\"],\n");
+    std::fs::write(&toml, text_before.replace(first_command, &killed)).unwrap();
+    let args = [
+        "--cases",
+        cases.to_str().unwrap(),
+        "grade",
+        "fixtures/trouble/correct",
+        "-a",
+        "trouble",
+        "--case",
+        "compile/*",
+        "--format",
+        "json",
+    ];
+    for attempt in ["first", "second"] {
+        let out = grader(&args, dir.path());
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect(&text(&out.stderr));
+        let game = report["builds"].as_array().unwrap().iter().find(|b| b["recipe"] == "game").unwrap();
+        assert_eq!(game["status"], "error", "{attempt}: {game}");
+        assert_eq!(game["cached"], false, "{attempt} grading: a killed build is built again, not read back");
+        let log = game["log"].as_str().unwrap();
+        assert!(log.contains("`sh` was killed by SIGKILL"), "{log}");
+        assert!(log.contains("not kept in the build cache"), "{log}");
+    }
+}
