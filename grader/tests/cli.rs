@@ -686,7 +686,8 @@ fn a_compiler_killed_by_a_signal_is_reported_and_never_cached_as_the_students_fa
     ];
     for attempt in ["first", "second"] {
         let out = grader(&args, dir.path());
-        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect(&text(&out.stderr));
+        let report: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", text(&out.stderr)));
         let game = report["builds"].as_array().unwrap().iter().find(|b| b["recipe"] == "game").unwrap();
         assert_eq!(game["status"], "error", "{attempt}: {game}");
         assert_eq!(game["cached"], false, "{attempt} grading: a killed build is built again, not read back");
