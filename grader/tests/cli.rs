@@ -696,3 +696,40 @@ fn a_compiler_killed_by_a_signal_is_reported_and_never_cached_as_the_students_fa
         assert!(log.contains("not kept in the build cache"), "{log}");
     }
 }
+
+#[test]
+fn render_writes_gradescope_results_with_the_hidden_visibility_asked_and_refuses_it_elsewhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("report.json");
+    let graded = grader(
+        &[
+            "grade",
+            "fixtures/trouble/correct",
+            "-a",
+            "trouble",
+            "--case",
+            "movePiece/*",
+            "--format",
+            "json",
+            "-o",
+            saved.to_str().unwrap(),
+        ],
+        dir.path(),
+    );
+    assert!(graded.status.success(), "{}", text(&graded.stderr));
+    let render = |extra: &[&str]| {
+        let mut args = vec!["render", saved.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        grader(&args, dir.path())
+    };
+    let out = render(&["--format", "gradescope", "--hidden-visibility", "after_published"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let results: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tests = results["tests"].as_array().unwrap();
+    let hidden: Vec<&serde_json::Value> = tests.iter().filter(|t| t["visibility"] != "visible").collect();
+    assert!(!hidden.is_empty(), "movePiece has hidden cases: {results}");
+    assert!(hidden.iter().all(|t| t["visibility"] == "after_published"), "{results}");
+    let refused = render(&["--format", "text", "--hidden-visibility", "hidden"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("is for --format gradescope"), "{}", text(&refused.stderr));
+}

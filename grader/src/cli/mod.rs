@@ -131,6 +131,9 @@ enum Command {
         /// Also the passing cases, whole compiler logs and reproduce commands (text format).
         #[arg(long, short)]
         verbose: bool,
+        /// With `--format gradescope`: when students see the tests of hidden cases (as `grade`).
+        #[arg(long, value_name = "WHEN", value_parser = parse_hidden_visibility)]
+        hidden_visibility: Option<HiddenVisibility>,
     },
     /// Show one student's report of a class graded with `batch` (by the student's id), in any format.
     Show(class::ShowArgs),
@@ -392,7 +395,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Show(args) => class::show(args),
         Command::Export(args) => class::export(&cases, args),
         Command::Similarity(args) => class::similarity(&cases, args),
-        Command::Render { report, format, output, student_view, quiet, verbose } => {
+        Command::Render { report, format, output, student_view, quiet, verbose, hidden_visibility } => {
+            if hidden_visibility.is_some() && format != Format::Gradescope {
+                return Err(UsageError("--hidden-visibility is for --format gradescope".to_owned()).into());
+            }
             let text = std::fs::read_to_string(&report)
                 .with_context(|| format!("cannot read the report {}", report.display()))?;
             let parsed: Report = serde_json::from_str(&text).map_err(|e| {
@@ -403,7 +409,13 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 ))
             })?;
             let verbosity = Selection { case_patterns: Vec::new(), quiet, verbose, seed: None }.verbosity();
-            emit(&render(&parsed, format, student_view, verbosity), output.as_deref())?;
+            let text = match hidden_visibility {
+                Some(hidden_visibility) => {
+                    report::render_gradescope_with(&parsed, &report::GradescopeOptions { hidden_visibility })
+                }
+                None => render(&parsed, format, student_view, verbosity),
+            };
+            emit(&text, output.as_deref())?;
             Ok(EXIT_OK)
         }
         Command::Audit(args) => crate::audit::command::run(&cases, args, level()?, cli.accept_readable_cases),
