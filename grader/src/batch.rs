@@ -190,6 +190,9 @@ pub enum BatchError {
     /// A hand-grades file that cannot be used (a grade naming no student of the class).
     #[error(transparent)]
     Manual(#[from] ManualGradesError),
+    /// The assignment's base code, needed to compare the class, cannot be read.
+    #[error(transparent)]
+    Load(#[from] crate::load::LoadError),
     /// An output cannot be written.
     #[error("cannot write {}", path.display())]
     Write {
@@ -312,6 +315,10 @@ pub fn run_batch(
     options: &BatchOptions,
 ) -> Result<BatchOutcome, BatchError> {
     refuse_out_inside(root, &options.out)?;
+    if options.similarity.is_some() {
+        // The base code is read before anyone is graded: comparing the class would fail at the end.
+        assignment.similarity_base.files()?;
+    }
     let entries = roster::discover(root, &assignment.submission_files, options.caps)?;
     let roster_ids: Vec<String> = entries.iter().map(|e| e.id.clone()).collect();
     let unknown: Vec<String> = options.only.iter().filter(|id| !roster_ids.contains(id)).cloned().collect();

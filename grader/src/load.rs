@@ -245,7 +245,35 @@ pub struct Assignment {
     /// `[similarity] base`: the base code the assignment hands out (a template, the handout's code),
     /// read when the assignment is loaded, named relative to its folder. `grader similarity` takes
     /// none of it as evidence.
-    pub similarity_base: Vec<crate::build::SourceFile>,
+    pub similarity_base: SimilarityBase,
+}
+
+/// `[similarity] base` as loaded: the files, or the first that could not be read. Only comparing
+/// submissions needs them, so a missing one does not keep the assignment from grading (a test or a
+/// tool may copy `assignment.toml` alone); [`SimilarityBase::files`] is the error then.
+#[derive(Debug, Clone, Default)]
+pub struct SimilarityBase {
+    files: Vec<crate::build::SourceFile>,
+    /// Why a base file could not be read: `assignment.toml`, the line of its name, the message.
+    unreadable: Option<(PathBuf, usize, String)>,
+}
+
+impl SimilarityBase {
+    /// Base files already read (tests, tools that build an assignment by hand).
+    pub fn new(files: Vec<crate::build::SourceFile>) -> Self {
+        SimilarityBase { files, unreadable: None }
+    }
+
+    /// The base files, or the error naming `assignment.toml` and the line of the one that could not
+    /// be read.
+    pub fn files(&self) -> Result<&[crate::build::SourceFile], LoadError> {
+        match &self.unreadable {
+            None => Ok(&self.files),
+            Some((path, line, message)) => {
+                Err(LoadError::Invalid { path: path.clone(), line: Some(*line), message: message.clone() })
+            }
+        }
+    }
 }
 
 impl Assignment {
@@ -589,7 +617,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
 
     let similarity_base = match &file.similarity {
         Some(similarity) => similarity_base(&source, &dir, &similarity.base)?,
-        None => Vec::new(),
+        None => SimilarityBase::default(),
     };
 
     let mut assignment = Assignment {
@@ -627,13 +655,14 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
 }
 
 /// The base files `[similarity] base` names, read: each a C or Java file inside the assignment's
-/// folder.
+/// folder (or it is an error now); one that cannot be read is an error only for what needs it.
 fn similarity_base(
     source: &Source,
     dir: &Path,
     names: &[Spanned<String>],
-) -> Result<Vec<crate::build::SourceFile>, LoadError> {
+) -> Result<SimilarityBase, LoadError> {
     let mut files = Vec::new();
+    let mut unreadable = None;
     for name in names {
         let text = name.get_ref();
         let relative = Path::new(text);
@@ -653,15 +682,19 @@ fn similarity_base(
                 ),
             ));
         }
-        let content = std::fs::read(dir.join(relative)).map_err(|e| {
-            source.error_at(
-                name.span(),
-                format!("cannot read the base file `{text}` in {}: {e}", dir.display()),
-            )
-        })?;
-        files.push(crate::build::SourceFile { name: text.clone(), content });
+        match std::fs::read(dir.join(relative)) {
+            Ok(content) => files.push(crate::build::SourceFile { name: text.clone(), content }),
+            Err(e) => {
+                let message = format!("cannot read the base file `{text}` in {}: {e}", dir.display());
+                unreadable.get_or_insert((
+                    source.path.to_owned(),
+                    source.line_of(name.span().start),
+                    message,
+                ));
+            }
+        }
     }
-    Ok(files)
+    Ok(SimilarityBase { files, unreadable })
 }
 
 type CategoryDefaults = BTreeMap<String, (String, CaseKind, CompareSpec)>;

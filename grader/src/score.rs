@@ -419,7 +419,7 @@ mod tests {
             categories,
             cases,
             late_penalty: None,
-            similarity_base: Vec::new(),
+            similarity_base: crate::load::SimilarityBase::default(),
         }
     }
 

@@ -45,7 +45,7 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { kgram: 30, window: 4, max_share: 0.1, common_floor: 10, look_at: 0.15 }
+        Settings { kgram: 30, window: 4, max_share: 0.1, common_floor: 10, look_at: 0.12 }
     }
 }
 
@@ -107,8 +107,9 @@ pub fn write(
     settings: &Settings,
     out: &std::path::Path,
 ) -> Result<Outcome, crate::batch::BatchError> {
-    let analysis = analyse(submissions, &assignment.similarity_base, settings);
-    let base: Vec<String> = assignment.similarity_base.iter().map(|f| f.name.clone()).collect();
+    let base_files = assignment.similarity_base.files()?;
+    let analysis = analyse(submissions, base_files, settings);
+    let base: Vec<String> = base_files.iter().map(|f| f.name.clone()).collect();
     let csv_path = out.join(report::CSV_FILE);
     let html_path = out.join(report::HTML_FILE);
     crate::batch::write_atomic(&csv_path, report::to_csv(&analysis).as_bytes())?;

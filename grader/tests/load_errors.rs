@@ -170,17 +170,17 @@ fn a_late_penalty_loads_and_its_mistakes_name_their_line() {
 
 #[test]
 fn similarity_base_files_load_and_their_mistakes_name_their_line() {
-    assert!(load_with(ASSIGNMENT, &[]).unwrap().similarity_base.is_empty());
+    assert!(load_with(ASSIGNMENT, &[]).unwrap().similarity_base.files().unwrap().is_empty());
     let template = "int main(void) { return 0; }\n";
     let with_base = format!("{ASSIGNMENT}\n[similarity]\nbase = [\"template.c\"]\n");
     let loaded = load_with(&with_base, &[("template.c", template)]).unwrap();
-    assert_eq!(loaded.similarity_base.len(), 1);
-    assert_eq!(loaded.similarity_base[0].name, "template.c");
-    assert_eq!(loaded.similarity_base[0].content, template.as_bytes());
+    let base = loaded.similarity_base.files().unwrap();
+    assert_eq!(base.len(), 1);
+    assert_eq!(base[0].name, "template.c");
+    assert_eq!(base[0].content, template.as_bytes());
 
     // The `[similarity]` table starts at line 26 of these files, its key at line 27.
     for (value, says) in [
-        ("\"missing.c\"", "cannot read the base file `missing.c`"),
         ("\"../toy/template.c\"", "inside the assignment's folder"),
         ("\"/etc/passwd\"", "inside the assignment's folder"),
         ("\"\"", "inside the assignment's folder"),
@@ -196,6 +196,25 @@ fn similarity_base_files_load_and_their_mistakes_name_their_line() {
     let (_, line, message) = invalid(load_with(&typo, &[("template.c", template)]).unwrap_err());
     assert_eq!(line, Some(27));
     assert!(message.contains("unknown field `bases`"), "{message}");
+}
+
+#[test]
+fn a_missing_base_file_does_not_keep_the_assignment_from_loading_but_is_an_error_for_similarity() {
+    // Grading needs no base code: an assignment.toml copied alone still loads and grades.
+    let missing = format!("{ASSIGNMENT}\n[similarity]\nbase = [\"template.c\", \"missing.c\"]\n");
+    let loaded = load_with(
+        &missing,
+        &[
+            ("template.c", "int x;\n"),
+            ("basics/hello.toml", "title = \"hi\"\n"),
+            ("basics/hello.stdout", "hi\n"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(loaded.cases.len(), 1);
+    let (file, line, message) = invalid(loaded.similarity_base.files().unwrap_err());
+    assert_eq!((file.as_str(), line), ("assignment.toml", Some(27)));
+    assert!(message.contains("cannot read the base file `missing.c`"), "{message}");
 }
 
 #[test]

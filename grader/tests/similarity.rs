@@ -446,6 +446,57 @@ fn batch_refuses_similarity_with_a_partition() {
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
 }
 
+#[test]
+fn two_trouble_submissions_that_share_only_the_course_template_score_below_the_line() {
+    // `stub-functions` is the template as handed out; `correct` is the template with the six required
+    // functions written in. What they share is the template, which Trouble names as its base code.
+    let trouble = grader::load::load_assignment(&common_repo().join("cases"), "trouble").unwrap();
+    let base = trouble.similarity_base.files().unwrap();
+    assert_eq!(base.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), ["template.c"]);
+    let fixture =
+        |name: &str| std::fs::read(common_repo().join("fixtures/trouble").join(name).join("main.c")).unwrap();
+    let class = [
+        submission("correct", &[("main.c", fixture("correct"))]),
+        submission("stub-functions", &[("main.c", fixture("stub-functions"))]),
+    ];
+    let analysis = analyse(&class, base, &Settings::default());
+    if let Some(shared) = pair(&analysis, "correct", "stub-functions") {
+        assert!(!shared.look, "the template alone is no evidence: {shared:?}");
+    }
+    // Without the base code the template puts them far above the line.
+    let without_base = analyse(&class, &[], &Settings::default());
+    let shared = pair(&without_base, "correct", "stub-functions").expect("the template is shared");
+    assert!(
+        shared.look && shared.a_fraction.max(shared.b_fraction) > 0.8,
+        "the template is most of the stubs: {shared:?}"
+    );
+}
+
+#[test]
+fn a_missing_base_file_is_an_error_naming_its_line_for_similarity_and_batch_similarity_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cases, class) = toy(dir.path());
+    std::fs::remove_file(cases.join("toy/template.c")).unwrap();
+    let cache = dir.path().join("cache");
+    let out = dir.path().join("out");
+    let class_arg = class.to_str().unwrap();
+    let out_arg = out.to_str().unwrap();
+    // The key `base` is on line 20 of the toy's assignment.toml.
+    let says = "assignment.toml:20: cannot read the base file `template.c`";
+    for args in [
+        &["similarity", class_arg, "-a", "toy", "-o", out_arg][..],
+        &["batch", class_arg, "-a", "toy", "-o", out_arg, "--similarity"][..],
+    ] {
+        let refused = grader(&cases, &cache, args);
+        assert_eq!(refused.status.code(), Some(2), "{args:?}: {}", text(&refused.stderr));
+        assert!(text(&refused.stderr).contains(says), "{args:?}: {}", text(&refused.stderr));
+        assert!(!out.join("similarity.csv").exists() && !out.join("gradebook.csv").exists(), "{args:?}");
+    }
+    // Grading needs no base code.
+    let graded = grader(&cases, &cache, &["batch", class_arg, "-a", "toy", "-o", out_arg]);
+    assert!(graded.status.success(), "{}", text(&graded.stderr));
+}
+
 /// The planted pairs of a corpus's `PAIRS.md`: every table row (`| plant-1 | sol-1 | ...`) and list
 /// item (`- plant-1 ~ plant-8`) names a pair by the first two student folders in it, as
 /// `bench/dolos.sh` reads it.
@@ -466,8 +517,7 @@ fn planted_pairs(text: &str, students: &BTreeSet<String>) -> BTreeSet<(String, S
 }
 
 #[test]
-fn in_each_corpus_every_planted_pair_ranks_above_every_independent_pair_and_no_independent_pair_is_above_the_line(
-) {
+fn in_each_corpus_every_planted_pair_ranks_above_every_independent_pair_and_the_line_lies_between_them() {
     // `fixtures/similarity/<assignment>/`: one folder per submission and PAIRS.md, the planted pairs
     // (without it, every pair is independent).
     let root = std::env::var_os("GRADER_SIMILARITY_CORPUS")
@@ -494,13 +544,17 @@ fn in_each_corpus_every_planted_pair_ranks_above_every_independent_pair_and_no_i
             Err(_) => BTreeSet::new(),
         };
         assert!(students.len() >= 4, "{id}: a corpus of {} submissions", students.len());
-        let analysis = analyse(&class, &assignment.similarity_base, &Settings::default());
+        let analysis = analyse(&class, assignment.similarity_base.files().unwrap(), &Settings::default());
         let score = |a: &str, b: &str| pair(&analysis, a, b).map_or(0.0, |p| p.similarity);
         let (mut lowest_planted, mut highest_independent) = ((1.0, String::new()), (0.0, String::new()));
         for a in &students {
             for b in students.iter().filter(|b| a < *b) {
                 let s = score(a, b);
                 if planted.contains(&(a.clone(), b.clone())) {
+                    assert!(
+                        pair(&analysis, a, b).is_some_and(|p| p.look),
+                        "{id}: {a}~{b} ({s:.3}) is under the line"
+                    );
                     if s < lowest_planted.0 {
                         lowest_planted = (s, format!("{a}~{b}"));
                     }

@@ -166,6 +166,10 @@ pub(super) fn batch(
         args;
     out_folder(&out)?;
     let assignment = load::load_assignment(cases, &assignment)?;
+    if similarity {
+        // Refused before the class is graded, not after.
+        assignment.similarity_base.files()?;
+    }
     if !root.exists() {
         return Err(UsageError(format!("no class at {}", root.display())).into());
     }
@@ -248,6 +252,7 @@ pub(super) fn similarity(cases: &Path, args: SimilarityArgs) -> anyhow::Result<u
     let SimilarityArgs { class, assignment, out, kgram, window, max_share, look_at } = args;
     out_folder(&out)?;
     let assignment = load::load_assignment(cases, &assignment)?;
+    assignment.similarity_base.files()?;
     let root = class_root(&class, &assignment.id)?;
     crate::batch::refuse_out_inside(&root, &out).map_err(batch_error)?;
     let settings = Settings { kgram, window, max_share, look_at, ..Settings::default() };
@@ -416,6 +421,7 @@ fn batch_error(e: crate::batch::BatchError) -> anyhow::Error {
         | BatchError::OutInsideClass { .. }
         | BatchError::UnknownStudents { .. }
         | BatchError::Manual(_) => UsageError(e.to_string()).into(),
+        BatchError::Load(e) => e.into(),
         BatchError::Write { .. } => e.into(),
     }
 }
