@@ -115,12 +115,21 @@ pub fn render_feedback(report: &Report, record: &Record, columns: &[Column]) -> 
     let report = &report.student_view();
     let mut out = points_table(&report.title, record, columns);
     out.push_str(&submission_section(&report.submission_files, record));
-    for build in &report.builds {
+    let mut hints_shown: Vec<String> = Vec::new();
+    for (i, build) in report.builds.iter().enumerate() {
         if build.status == BuildStatus::Error || !build.log.trim().is_empty() {
             let what = if build.status == BuildStatus::Error { "failed" } else { "succeeded with warnings" };
             let _ = writeln!(out, "## Build `{}` {what}\n", build.recipe);
-            if let Some(hint) = build.hint_to_show(&report.assignment) {
+            // Recipes that compile the same files fail alike: a student reads the messages and the
+            // hint once.
+            let earlier = report.builds[..i].iter().find(|b| b.status == build.status && b.log == build.log);
+            if let Some(earlier) = earlier.filter(|_| !build.log.trim().is_empty()) {
+                let _ = writeln!(out, "The same messages as build `{}`.\n", earlier.recipe);
+                continue;
+            }
+            if let Some(hint) = build.hint_to_show(&report.assignment).filter(|h| !hints_shown.contains(h)) {
                 let _ = writeln!(out, "**Hint:** {}\n", markdown_inline(&hint));
+                hints_shown.push(hint);
             }
             let lines: Vec<&str> = build.log.lines().take(MAX_LOG_LINES).collect();
             out.push_str(&fenced(&lines.join("\n")));
@@ -271,6 +280,31 @@ mod tests {
         let hint = "**Hint:** 2 names the assignment's code uses are not defined by the submission \
                     (movePiece, initBoard): is it a submission of \\`demo\\`?";
         assert!(feedback.contains(&format!("## Build `driver` failed\n\n{hint}")), "{feedback}");
+    }
+
+    #[test]
+    fn feedback_gives_the_same_messages_and_the_same_hint_once() {
+        let record = student("a1", "Ada", StudentStatus::BuildError, 0.0, None);
+        let mut report = hostile_report();
+        let missing = "main.c:(.text+0x1): undefined reference to `movePiece'\n";
+        for build in &mut report.builds {
+            build.status = BuildStatus::Error;
+            build.log = missing.to_owned();
+        }
+        let mut third = report.builds[0].clone();
+        third.recipe = "style".to_owned();
+        third.log = format!("style.c:1: another message\n{missing}");
+        report.builds.push(third);
+        let feedback = render_feedback(&report, &record, &columns());
+        assert_eq!(feedback.matches("**Hint:**").count(), 1, "{feedback}");
+        assert_eq!(feedback.matches("undefined reference to").count(), 2, "{feedback}");
+        let second = &report.builds[1].recipe;
+        let first = &report.builds[0].recipe;
+        assert!(
+            feedback
+                .contains(&format!("## Build `{second}` failed\n\nThe same messages as build `{first}`.\n")),
+            "{feedback}"
+        );
     }
 
     #[test]
