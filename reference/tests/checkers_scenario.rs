@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use reference::checkers::console::{self, parse_move, prompt_text, Ending};
-use reference::checkers::rules::{Board, Colour, Illegal, Kind, Move};
+use reference::checkers::rules::{Board, Colour, Illegal, Kind, Move, Square};
 use reference::checkers::scenario::MOVE_LIMIT;
 use reference::{solution, Expansion, ScenarioError};
 
@@ -120,7 +120,7 @@ fn an_unknown_invalid_kind_is_an_error_listing_the_names() {
         "policy = { seed = 1, moves = 8, style = \"quiet\", invalid-every = 2, invalid = [\"backwards\", \"sideways\"] }",
     );
     let names = "off-board, empty-origin, opponents-piece, occupied, backwards, too-far, jump-over-nothing, \
-                 jump-over-own";
+                 jump-over-own, far-off-board, not-diagonal, crooked-jump, backwards-jump";
     assert!(err.contains(&format!("invalid kind `sideways` is not one of {names}")), "{err}");
 }
 
@@ -449,13 +449,39 @@ fn is_of_kind(kind: &str, t: &Typed) -> bool {
         "too-far" => t.outcome == Err(Illegal::NotADiagonalStepOrJump),
         "jump-over-nothing" => t.outcome == Err(Illegal::JumpOverNothing),
         "jump-over-own" => t.outcome == Err(Illegal::JumpOverOwn),
+        // Not one square past an edge: the origin is off the board too, or a coordinate is far out.
+        "far-off-board" => {
+            let far = [t.mv.to.x, t.mv.to.y].iter().any(|c| !(-1..=8).contains(c));
+            t.outcome == Err(Illegal::OffBoard) && (!t.mv.from.on_board() || far)
+        }
+        "not-diagonal" => {
+            let (dx, dy) = (t.mv.to.x - t.mv.from.x, t.mv.to.y - t.mv.from.y);
+            t.outcome == Err(Illegal::NotADiagonalStepOrJump)
+                && dx != 0
+                && dx.abs() != dy.abs()
+                && dx.abs().max(dy.abs()) <= 2
+        }
+        "crooked-jump" => {
+            let (dx, dy) = (t.mv.to.x - t.mv.from.x, t.mv.to.y - t.mv.from.y);
+            let beside = t.before.get(Square::new(t.mv.from.x + dx.signum(), t.mv.from.y + dy.signum()));
+            t.outcome == Err(Illegal::NotADiagonalStepOrJump)
+                && [dx.abs(), dy.abs()].contains(&2)
+                && [dx.abs(), dy.abs()].contains(&3)
+                && beside.is_some_and(|p| p.colour == t.mover.opponent())
+        }
+        "backwards-jump" => {
+            let jumped = t.before.get(t.mv.middle());
+            t.outcome == Err(Illegal::Backwards)
+                && (t.mv.to.x - t.mv.from.x).abs() == 2
+                && jumped.is_some_and(|p| p.colour == t.mover.opponent())
+        }
         _ => unreachable!("{kind}"),
     }
 }
 
 #[test]
 fn validation_cases_type_invalid_moves_each_of_the_kind_the_case_is_named_after() {
-    const KINDS: [&str; 8] = [
+    const KINDS: [&str; 12] = [
         "off-board",
         "empty-origin",
         "opponents-piece",
@@ -464,6 +490,10 @@ fn validation_cases_type_invalid_moves_each_of_the_kind_the_case_is_named_after(
         "too-far",
         "jump-over-nothing",
         "jump-over-own",
+        "far-off-board",
+        "not-diagonal",
+        "crooked-jump",
+        "backwards-jump",
     ];
     for case in cases_named("validation/") {
         let invalid: Vec<(usize, &Typed)> =

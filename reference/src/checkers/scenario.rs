@@ -131,11 +131,40 @@ pub enum InvalidKind {
     JumpOverNothing,
     /// Two squares over the mover's own piece (condition 4).
     JumpOverOwn,
+    /// Off the board by more than a step over the edge (condition 1): a step of the mover typed
+    /// 8 columns further right and a row up (the squares a program indexing `board[y][x]` without
+    /// bounds reads there are those of the step itself), or onto column or row 1000000.
+    FarOffBoard,
+    /// One or two squares away but not along a diagonal (condition 3): a knight's move, or one
+    /// square sideways.
+    NotDiagonal,
+    /// Beside an opponent's piece, two and three squares away, not along a diagonal (condition 4):
+    /// it looks like a jump but does not land on the diagonal.
+    CrookedJump,
+    /// A man jumping backwards over an opponent's piece (condition 4).
+    BackwardsJump,
 }
 
 impl InvalidKind {
     /// Every kind, in the order names are listed.
-    pub const ALL: [InvalidKind; 8] = [
+    pub const ALL: [InvalidKind; 12] = [
+        InvalidKind::OffBoard,
+        InvalidKind::EmptyOrigin,
+        InvalidKind::OpponentsPiece,
+        InvalidKind::Occupied,
+        InvalidKind::Backwards,
+        InvalidKind::TooFar,
+        InvalidKind::JumpOverNothing,
+        InvalidKind::JumpOverOwn,
+        InvalidKind::FarOffBoard,
+        InvalidKind::NotDiagonal,
+        InvalidKind::CrookedJump,
+        InvalidKind::BackwardsJump,
+    ];
+
+    /// The kinds typed when a policy names none: the first eight (the kinds added after them are
+    /// typed only where named, so that the cases written before them stay as they were).
+    pub const MIXED: [InvalidKind; 8] = [
         InvalidKind::OffBoard,
         InvalidKind::EmptyOrigin,
         InvalidKind::OpponentsPiece,
@@ -157,6 +186,10 @@ impl InvalidKind {
             InvalidKind::TooFar => "too-far",
             InvalidKind::JumpOverNothing => "jump-over-nothing",
             InvalidKind::JumpOverOwn => "jump-over-own",
+            InvalidKind::FarOffBoard => "far-off-board",
+            InvalidKind::NotDiagonal => "not-diagonal",
+            InvalidKind::CrookedJump => "crooked-jump",
+            InvalidKind::BackwardsJump => "backwards-jump",
         }
     }
 
@@ -168,11 +201,13 @@ impl InvalidKind {
     /// The condition a move of this kind breaks, as the rules classify it.
     fn illegal(self) -> Illegal {
         match self {
-            InvalidKind::OffBoard => Illegal::OffBoard,
+            InvalidKind::OffBoard | InvalidKind::FarOffBoard => Illegal::OffBoard,
             InvalidKind::EmptyOrigin | InvalidKind::OpponentsPiece => Illegal::NotYourPiece,
             InvalidKind::Occupied => Illegal::Occupied,
-            InvalidKind::Backwards => Illegal::Backwards,
-            InvalidKind::TooFar => Illegal::NotADiagonalStepOrJump,
+            InvalidKind::Backwards | InvalidKind::BackwardsJump => Illegal::Backwards,
+            InvalidKind::TooFar | InvalidKind::NotDiagonal | InvalidKind::CrookedJump => {
+                Illegal::NotADiagonalStepOrJump
+            }
             InvalidKind::JumpOverNothing => Illegal::JumpOverNothing,
             InvalidKind::JumpOverOwn => Illegal::JumpOverOwn,
         }
@@ -181,23 +216,75 @@ impl InvalidKind {
     /// Moves of this kind for `mover` on `board`, each invalid for this kind's reason only.
     pub fn candidates(self, board: &Board, mover: Colour) -> Vec<Move> {
         let f = mover.forward();
+        let opponent = mover.opponent();
+        let opponent_on = |x: i32, y: i32| board.get(Square::new(x, y)).is_some_and(|p| p.colour == opponent);
         let mut moves = Vec::new();
         for (from, piece) in board.pieces(mover) {
             let (x, y) = (from.x, from.y);
+            // The rows a piece may move toward (a king both ways), and the row behind a man.
+            let ahead = if piece.king { vec![f, -f] } else { vec![f] };
             let back = if piece.king { Vec::new() } else { vec![-f] };
-            let attempts: Vec<(i32, i32)> = match self {
-                InvalidKind::OffBoard => vec![(x - 1, y + f), (x + 1, y + f)],
-                InvalidKind::Occupied => vec![(x - 1, y + f), (x + 1, y + f)],
+            let to = |tx: i32, ty: i32| Move { from, to: Square::new(tx, ty) };
+            let mut attempts = Vec::new();
+            match self {
+                InvalidKind::OffBoard | InvalidKind::Occupied => {
+                    attempts = vec![to(x - 1, y + f), to(x + 1, y + f)]
+                }
                 InvalidKind::Backwards => {
-                    back.iter().flat_map(|b| [(x - 1, y + b), (x + 1, y + b)]).collect()
+                    for b in &back {
+                        attempts.extend([to(x - 1, y + b), to(x + 1, y + b)]);
+                    }
                 }
-                InvalidKind::TooFar => vec![(x, y + f), (x - 3, y + 3 * f), (x + 3, y + 3 * f)],
+                InvalidKind::TooFar => {
+                    attempts = vec![to(x, y + f), to(x - 3, y + 3 * f), to(x + 3, y + 3 * f)]
+                }
                 InvalidKind::JumpOverNothing | InvalidKind::JumpOverOwn => {
-                    vec![(x - 2, y + 2 * f), (x + 2, y + 2 * f)]
+                    attempts = vec![to(x - 2, y + 2 * f), to(x + 2, y + 2 * f)];
                 }
-                InvalidKind::EmptyOrigin | InvalidKind::OpponentsPiece => Vec::new(),
-            };
-            moves.extend(attempts.into_iter().map(|(tx, ty)| Move { from, to: Square::new(tx, ty) }));
+                InvalidKind::FarOffBoard => {
+                    let shifted = |s: Square| Square::new(s.x + 8, s.y - 1);
+                    for step in board.legal_moves(mover).into_iter().filter(|mv| mv.from == from) {
+                        if (step.to.x - x).abs() != 1 {
+                            continue;
+                        }
+                        if y >= 1 && step.to.y >= 1 {
+                            attempts.push(Move { from: shifted(from), to: shifted(step.to) });
+                        }
+                        attempts.extend([to(FAR, step.to.y), to(step.to.x, FAR)]);
+                    }
+                }
+                InvalidKind::NotDiagonal => {
+                    for d in &ahead {
+                        attempts.extend([
+                            to(x - 2, y + d),
+                            to(x + 2, y + d),
+                            to(x - 1, y + 2 * d),
+                            to(x + 1, y + 2 * d),
+                        ]);
+                    }
+                    attempts.extend([to(x - 1, y), to(x + 1, y)]);
+                }
+                InvalidKind::CrookedJump => {
+                    for d in &ahead {
+                        for sx in [-1, 1] {
+                            if opponent_on(x + sx, y + d) {
+                                attempts.extend([to(x + 3 * sx, y + 2 * d), to(x + 2 * sx, y + 3 * d)]);
+                            }
+                        }
+                    }
+                }
+                InvalidKind::BackwardsJump => {
+                    for b in &back {
+                        for sx in [-1, 1] {
+                            if opponent_on(x + sx, y + b) {
+                                attempts.push(to(x + 2 * sx, y + 2 * b));
+                            }
+                        }
+                    }
+                }
+                InvalidKind::EmptyOrigin | InvalidKind::OpponentsPiece => {}
+            }
+            moves.extend(attempts);
         }
         if matches!(self, InvalidKind::EmptyOrigin | InvalidKind::OpponentsPiece) {
             let opponent = mover.opponent();
@@ -216,7 +303,7 @@ impl InvalidKind {
         }
         moves.retain(|mv| {
             let target_ok = match self {
-                InvalidKind::OffBoard => !mv.to.on_board(),
+                InvalidKind::OffBoard | InvalidKind::FarOffBoard => !mv.to.on_board(),
                 InvalidKind::Occupied => mv.to.on_board(),
                 _ => mv.to.on_board() && board.get(mv.to).is_none(),
             };
@@ -225,6 +312,10 @@ impl InvalidKind {
         moves
     }
 }
+
+/// The column or row `far-off-board` types: far enough that a program reading `board[y][x]` there
+/// without bounds reads outside its memory.
+const FAR: i32 = 1_000_000;
 
 /// Expands a transcript case: the whole program's stdin and stdout.
 pub fn expand_transcript(scenario: &toml::Table) -> Result<Expansion, ScenarioError> {
@@ -339,7 +430,7 @@ fn with_policy(config: &PolicyConfig) -> Result<(Expansion, Stats), ScenarioErro
         return error("scenario: invalid-every must be at least 1");
     }
     let kinds = match &config.invalid {
-        None => InvalidKind::ALL.to_vec(),
+        None => InvalidKind::MIXED.to_vec(),
         Some(names) => names
             .iter()
             .map(|n| {
