@@ -357,6 +357,41 @@ fn trouble_functions_map_to_the_categories_that_name_them_and_helpers_to_their_c
 }
 
 #[test]
+fn an_audit_of_some_cases_samples_only_the_functions_their_categories_grade_or_none_places() {
+    let assignment = common::assignment("trouble");
+    let cache = tempfile::tempdir().unwrap();
+    let mut options = options(&common::repo().join("fixtures/trouble/correct"), cache.path());
+    options.mutants = Some(120);
+    let all = grader::audit::plan(assignment, &options, &Marks::default()).unwrap();
+    assert_eq!(all.left_out_by_case, 0);
+    options.grade.only = vec![glob::Pattern::new("movePiece/*").unwrap()];
+    let plan = grader::audit::plan(assignment, &options, &Marks::default()).unwrap();
+    let functions: std::collections::BTreeSet<&str> = plan.mutants.iter().map(|m| m.function.as_str()).collect();
+    assert_eq!(plan.mutants.len(), 120);
+    // movePiece, and its helper targetLocation (graded by movePiece and printMoves).
+    assert!(functions.contains("movePiece") && functions.contains("targetLocation"), "{functions:?}");
+    // Not the functions only other categories grade.
+    for other in ["printStatus", "printMoves", "initializeBoard", "checkWin"] {
+        assert!(!functions.contains(other), "{other} in {functions:?}");
+    }
+    // main, which no category places, is kept: its mutants may cost in any category.
+    assert!(functions.contains("main"), "{functions:?}");
+    assert!(plan.left_out_by_case > 0 && plan.left_out_by_case < plan.generated);
+}
+
+#[test]
+fn troubles_pieceat_which_nothing_calls_gets_no_share_of_the_sample() {
+    let assignment = common::assignment("trouble");
+    let cache = tempfile::tempdir().unwrap();
+    let mut options = options(&common::repo().join("fixtures/trouble/correct"), cache.path());
+    options.mutants = Some(500);
+    let plan = grader::audit::plan(assignment, &options, &Marks::default()).unwrap();
+    assert_eq!(plan.unreached.iter().collect::<Vec<_>>(), ["pieceAt"]);
+    assert!(plan.mutants.iter().all(|m| m.function != "pieceAt"));
+    assert_eq!(plan.mutants.len(), 500);
+}
+
+#[test]
 fn every_equivalent_mark_in_the_cases_readmes_names_a_mutant_of_the_correct_fixture() {
     for id in ["trouble", "backgammon", "checkers", "turkish-draughts", "backgammon-ai"] {
         let assignment = common::assignment(id);
