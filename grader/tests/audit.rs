@@ -366,7 +366,8 @@ fn an_audit_of_some_cases_samples_only_the_functions_their_categories_grade_or_n
     assert_eq!(all.left_out_by_case, 0);
     options.grade.only = vec![glob::Pattern::new("movePiece/*").unwrap()];
     let plan = grader::audit::plan(assignment, &options, &Marks::default()).unwrap();
-    let functions: std::collections::BTreeSet<&str> = plan.mutants.iter().map(|m| m.function.as_str()).collect();
+    let functions: std::collections::BTreeSet<&str> =
+        plan.mutants.iter().map(|m| m.function.as_str()).collect();
     assert_eq!(plan.mutants.len(), 120);
     // movePiece, and its helper targetLocation (graded by movePiece and printMoves).
     assert!(functions.contains("movePiece") && functions.contains("targetLocation"), "{functions:?}");

@@ -167,7 +167,16 @@ pub fn plan(assignment: &Assignment, options: &AuditOptions, marks: &Marks) -> R
         Some(n) => sample(all, n, options.seed, &unreached),
         None => all,
     };
-    Ok(Plan { submission, functions, generated, mutants, source, function_categories, left_out_by_case, unreached })
+    Ok(Plan {
+        submission,
+        functions,
+        generated,
+        mutants,
+        source,
+        function_categories,
+        left_out_by_case,
+        unreached,
+    })
 }
 
 /// The functions that nothing the cases run can reach, by the names each function's body mentions:
@@ -182,7 +191,8 @@ pub fn unreached_functions(
     marks: &Marks,
 ) -> BTreeSet<String> {
     let marked = |f: &Function| {
-        marks.equivalent_functions.contains_key(&f.name) || marks.equivalent_functions.contains_key(f.bare_name())
+        marks.equivalent_functions.contains_key(&f.name)
+            || marks.equivalent_functions.contains_key(f.bare_name())
     };
     let placed: BTreeSet<&str> =
         categories.iter().filter(|f| !f.categories.is_empty()).map(|f| f.function.as_str()).collect();
@@ -500,7 +510,9 @@ mod tests {
     fn unreached_in(file: &str, source: &str, graded: &[&str], marks: &Marks) -> Vec<String> {
         let made = mutate::mutate_file(file, source.as_bytes());
         let categories = placed(&made.functions, graded);
-        unreached_functions(&made.functions, &made.mentioned_outside, &categories, marks).into_iter().collect()
+        unreached_functions(&made.functions, &made.mentioned_outside, &categories, marks)
+            .into_iter()
+            .collect()
     }
 
     #[test]

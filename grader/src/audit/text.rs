@@ -183,7 +183,10 @@ pub fn render_text(report: &AuditReport) -> String {
 
 /// What the sample left out or put last: mutants of functions only categories outside `--case`
 /// grade, and the functions nothing reaches.
-pub(super) fn plan_notes(left_out_by_case: usize, unreached: &std::collections::BTreeSet<String>) -> Vec<String> {
+pub(super) fn plan_notes(
+    left_out_by_case: usize,
+    unreached: &std::collections::BTreeSet<String>,
+) -> Vec<String> {
     let mut notes = Vec::new();
     if left_out_by_case > 0 {
         notes.push(format!(
