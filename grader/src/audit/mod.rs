@@ -216,18 +216,34 @@ pub fn unreached_functions(
 /// Up to `n` mutants, spread evenly: functions take turns (in an order shuffled by `seed`), and each
 /// function's operators take turns within it, each operator's mutants in a shuffled order. The
 /// functions in `unreached` (code no case can run) take their turns only once the others have no
-/// mutant left. The result is in source order.
+/// mutant left; the order is shuffled over every function all the same, so that marking a function
+/// unreached only hands its turns to the others and keeps the rest of the sample. The result is in
+/// source order.
 pub fn sample(mutants: Vec<Mutant>, n: usize, seed: u64, unreached: &BTreeSet<String>) -> Vec<Mutant> {
     if n >= mutants.len() {
         return mutants;
     }
     let mut rng = fastrand::Rng::with_seed(seed);
-    let (reached, rest): (Vec<usize>, Vec<usize>) =
-        (0..mutants.len()).partition(|&i| !unreached.contains(&mutants[i].function));
-    let mut chosen = take_turns(&mutants, &reached, n, &mut rng);
-    if chosen.len() < n {
-        chosen.extend(take_turns(&mutants, &rest, n - chosen.len(), &mut rng));
+    // function -> operator -> indices of its mutants
+    let mut groups: BTreeMap<&str, BTreeMap<Operator, Vec<usize>>> = BTreeMap::new();
+    for (i, m) in mutants.iter().enumerate() {
+        groups.entry(&m.function).or_default().entry(m.operator).or_default().push(i);
     }
+    let mut queues: Vec<FunctionQueue> = groups
+        .into_iter()
+        .map(|(function, by_operator)| {
+            let mut operators: Vec<Vec<usize>> = by_operator.into_values().collect();
+            for queue in &mut operators {
+                rng.shuffle(queue);
+            }
+            rng.shuffle(&mut operators);
+            FunctionQueue { unreached: unreached.contains(function), operators, next: 0 }
+        })
+        .collect();
+    rng.shuffle(&mut queues);
+    let mut chosen = Vec::with_capacity(n);
+    take_turns(&mut queues, false, n, &mut chosen);
+    take_turns(&mut queues, true, n, &mut chosen);
     chosen.sort_unstable();
     let mut keep = vec![false; mutants.len()];
     for i in chosen {
@@ -236,39 +252,30 @@ pub fn sample(mutants: Vec<Mutant>, n: usize, seed: u64, unreached: &BTreeSet<St
     mutants.into_iter().zip(keep).filter_map(|(m, k)| k.then_some(m)).collect()
 }
 
-/// Up to `n` of the mutants at `indices`, functions and then their operators taking turns.
-fn take_turns(mutants: &[Mutant], indices: &[usize], n: usize, rng: &mut fastrand::Rng) -> Vec<usize> {
-    // function -> operator -> indices of its mutants
-    let mut groups: BTreeMap<&str, BTreeMap<Operator, Vec<usize>>> = BTreeMap::new();
-    for &i in indices {
-        let m = &mutants[i];
-        groups.entry(&m.function).or_default().entry(m.operator).or_default().push(i);
-    }
-    let mut queues: Vec<Vec<Vec<usize>>> = groups
-        .into_values()
-        .map(|by_operator| {
-            let mut operators: Vec<Vec<usize>> = by_operator.into_values().collect();
-            for queue in &mut operators {
-                rng.shuffle(queue);
-            }
-            rng.shuffle(&mut operators);
-            operators
-        })
-        .collect();
-    rng.shuffle(&mut queues);
-    let mut next_operator = vec![0usize; queues.len()];
-    let mut chosen = Vec::with_capacity(n);
+/// One function's mutants waiting to be sampled.
+struct FunctionQueue {
+    /// Whether nothing reaches the function.
+    unreached: bool,
+    /// Its mutants by operator, each a stack in shuffled order.
+    operators: Vec<Vec<usize>>,
+    /// The operator whose turn is next.
+    next: usize,
+}
+
+/// Adds mutants to `chosen` until it holds `n`, the queues whose `unreached` is as given taking
+/// turns, and in each its operators.
+fn take_turns(queues: &mut [FunctionQueue], unreached: bool, n: usize, chosen: &mut Vec<usize>) {
     while chosen.len() < n {
         let mut took = false;
-        for (f, operators) in queues.iter_mut().enumerate() {
+        for queue in queues.iter_mut().filter(|q| q.unreached == unreached) {
             if chosen.len() == n {
                 break;
             }
             // The function's next operator that has mutants left.
-            for _ in 0..operators.len() {
-                let at = next_operator[f] % operators.len();
-                next_operator[f] += 1;
-                if let Some(index) = operators[at].pop() {
+            for _ in 0..queue.operators.len() {
+                let at = queue.next % queue.operators.len();
+                queue.next += 1;
+                if let Some(index) = queue.operators[at].pop() {
                     chosen.push(index);
                     took = true;
                     break;
@@ -279,7 +286,6 @@ fn take_turns(mutants: &[Mutant], indices: &[usize], n: usize, rng: &mut fastran
             break;
         }
     }
-    chosen
 }
 
 /// Another tool's mutants: each file of `dir` named `<stem>.mutant.<n>.<ext>` (universalmutator's
@@ -493,6 +499,25 @@ mod tests {
         assert_eq!(by_function(sample(all.clone(), 8, 1, &dead)), [dead_ones(2), used(6)]);
         // Without it, each takes its turn.
         assert_eq!(by_function(sample(all, 6, 1, &BTreeSet::new())), [dead_ones(3), used(3)]);
+    }
+
+    #[test]
+    fn marking_a_function_unreached_hands_its_turns_to_the_others_and_keeps_their_picks() {
+        let all = mutants(&[
+            ("a", Operator::Constant, 30),
+            ("b", Operator::Relational, 30),
+            ("c", Operator::Logical, 30),
+            ("dead", Operator::Arithmetic, 30),
+        ]);
+        let ids = |s: Vec<Mutant>| s.into_iter().map(|m| m.id).collect::<BTreeSet<_>>();
+        let before = ids(sample(all.clone(), 20, 3, &BTreeSet::new()));
+        let after = ids(sample(all.clone(), 20, 3, &BTreeSet::from(["dead".to_owned()])));
+        let dead: BTreeSet<String> =
+            all.iter().filter(|m| m.function == "dead").map(|m| m.id.clone()).collect();
+        // Every mutant of the others sampled before is sampled still; dead's five turns went to them.
+        assert!(before.difference(&dead).all(|id| after.contains(id)));
+        assert!(after.is_disjoint(&dead));
+        assert_eq!(after.len(), 20);
     }
 
     /// The categories of `functions` as the audit would find them: `graded` are placed.
