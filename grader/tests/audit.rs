@@ -357,6 +357,60 @@ fn trouble_functions_map_to_the_categories_that_name_them_and_helpers_to_their_c
 }
 
 #[test]
+fn an_audit_of_some_cases_samples_only_the_functions_their_categories_grade_or_none_places() {
+    let assignment = common::assignment("trouble");
+    let cache = tempfile::tempdir().unwrap();
+    let mut options = options(&common::repo().join("fixtures/trouble/correct"), cache.path());
+    options.mutants = Some(120);
+    let all = grader::audit::plan(assignment, &options, &Marks::default()).unwrap();
+    assert_eq!(all.left_out_by_case, 0);
+    options.grade.only = vec![glob::Pattern::new("movePiece/*").unwrap()];
+    let plan = grader::audit::plan(assignment, &options, &Marks::default()).unwrap();
+    let functions: std::collections::BTreeSet<&str> =
+        plan.mutants.iter().map(|m| m.function.as_str()).collect();
+    assert_eq!(plan.mutants.len(), 120);
+    // movePiece, and its helper targetLocation (graded by movePiece and printMoves).
+    assert!(functions.contains("movePiece") && functions.contains("targetLocation"), "{functions:?}");
+    // Not the functions only other categories grade.
+    for other in ["printStatus", "printMoves", "initializeBoard", "checkWin"] {
+        assert!(!functions.contains(other), "{other} in {functions:?}");
+    }
+    // main, which no category places, is kept: its mutants may cost in any category.
+    assert!(functions.contains("main"), "{functions:?}");
+    assert!(plan.left_out_by_case > 0 && plan.left_out_by_case < plan.generated);
+}
+
+#[test]
+fn troubles_pieceat_which_nothing_calls_gets_no_share_of_the_sample() {
+    let assignment = common::assignment("trouble");
+    let cache = tempfile::tempdir().unwrap();
+    let mut options = options(&common::repo().join("fixtures/trouble/correct"), cache.path());
+    options.mutants = Some(500);
+    let plan = grader::audit::plan(assignment, &options, &Marks::default()).unwrap();
+    assert_eq!(plan.unreached.iter().collect::<Vec<_>>(), ["pieceAt"]);
+    assert!(plan.mutants.iter().all(|m| m.function != "pieceAt"));
+    assert_eq!(plan.mutants.len(), 500);
+}
+
+#[test]
+fn turkish_draughts_sample_games_which_only_the_unrun_main_calls_get_no_share_of_the_sample() {
+    let assignment = common::assignment("turkish-draughts");
+    let cache = tempfile::tempdir().unwrap();
+    let mut options = options(&common::repo().join("fixtures/turkish-draughts/correct"), cache.path());
+    options.mutants = Some(200);
+    // Without the README, main is an entry point and reaches the sample games.
+    let plan = grader::audit::plan(assignment, &options, &Marks::default()).unwrap();
+    assert!(plan.unreached.is_empty(), "{:?}", plan.unreached);
+    // The README marks main() (driver.c renames it): what only it calls is left out too.
+    let plan = grader::audit::plan(assignment, &options, &Marks::read(assignment).unwrap()).unwrap();
+    let unreached: Vec<&str> = plan.unreached.iter().map(String::as_str).collect();
+    assert_eq!(unreached, ["main", "play_and_show", "sample_game_1", "sample_game_2", "show_end"]);
+    assert!(plan.mutants.iter().all(|m| !plan.unreached.contains(&m.function)));
+    // The functions the driver calls are reached though nothing in the fixture calls them.
+    assert!(plan.mutants.iter().any(|m| m.function == "move"));
+}
+
+#[test]
 fn every_equivalent_mark_in_the_cases_readmes_names_a_mutant_of_the_correct_fixture() {
     for id in ["trouble", "backgammon", "checkers", "turkish-draughts", "backgammon-ai"] {
         let assignment = common::assignment(id);
@@ -365,7 +419,9 @@ fn every_equivalent_mark_in_the_cases_readmes_names_a_mutant_of_the_correct_fixt
         let submission = grader::build::Submission::collect(&fixture, &assignment.submission_files).unwrap();
         let made: Vec<_> = submission.files.iter().map(|f| mutate_file(&f.name, &f.content)).collect();
         let ids: Vec<&str> = made.iter().flat_map(|m| &m.mutants).map(|m| m.id.as_str()).collect();
-        let functions: Vec<&str> = made.iter().flat_map(|m| &m.functions).map(|f| f.bare_name()).collect();
+        // A mark names a function by its name or, in Java, with its class (`Interactive.run`).
+        let functions: Vec<&str> =
+            made.iter().flat_map(|m| &m.functions).flat_map(|f| [f.bare_name(), f.name.as_str()]).collect();
         for marked in marks.equivalent.keys() {
             assert!(
                 ids.contains(&marked.as_str()),

@@ -75,7 +75,7 @@ pub fn run(
 ) -> anyhow::Result<u8> {
     let assignment = load::load_assignment(cases, &args.assignment)?;
     // The README's marks first: a malformed one fails before anything is built (`--list` too).
-    super::marks::Marks::read(&assignment)?;
+    let marks = super::marks::Marks::read(&assignment)?;
     if let Some(out) = &args.out {
         if out.exists() && !out.is_dir() {
             return Err(
@@ -137,7 +137,7 @@ pub fn run(
         quiet: args.quiet,
     };
     if args.list {
-        let plan = super::plan(&assignment, &options).map_err(usage)?;
+        let plan = super::plan(&assignment, &options, &marks).map_err(usage)?;
         let mut out = anstream::stdout();
         for m in &plan.mutants {
             writeln!(
@@ -154,6 +154,9 @@ pub fn run(
             )?;
         }
         writeln!(out, "{} of {} mutants ({})", plan.mutants.len(), plan.generated, plan.source)?;
+        for note in super::text::plan_notes(plan.left_out_by_case, &plan.unreached) {
+            writeln!(out, "{}", inert(&note))?;
+        }
         return Ok(EXIT_OK);
     }
     let report = super::audit(&assignment, &options).map_err(usage)?;

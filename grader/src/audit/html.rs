@@ -71,6 +71,8 @@ fn summary(out: &mut String, report: &AuditReport) {
     if !report.only.is_empty() {
         facts.push(format!("only the cases {}", report.only.join(", ")));
     }
+    let unreached: std::collections::BTreeSet<String> = report.unreached.iter().cloned().collect();
+    facts.extend(super::text::plan_notes(report.left_out_by_case, &unreached));
     if !report.audit_limits.is_empty() {
         facts.push(format!(
             "{} cases ran the mutants under tighter wall-clock limits ({}x the correct program's time, at least {} ms)",

@@ -12,7 +12,7 @@ pub mod report;
 pub mod run;
 mod text;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -25,7 +25,7 @@ use crate::build::{BuildError, Submission};
 use crate::grade::{self, GradeError, GradeOptions};
 use crate::load::{Assignment, LoadError};
 use crate::report::BuildStatus;
-use marks::Marks;
+use marks::{FunctionCategories, Marks};
 use mutate::{Function, Mutant, Operator};
 
 /// Why an audit could not be made.
@@ -108,13 +108,23 @@ pub struct Plan {
     pub mutants: Vec<Mutant>,
     /// `generated`, or the folder of another tool's mutants.
     pub source: String,
+    /// The categories of every function (the README's marks, the rubric, the callers).
+    pub function_categories: Vec<FunctionCategories>,
+    /// Mutants left out because only categories that `--case` does not run grade their function.
+    pub left_out_by_case: usize,
+    /// Functions that no entry point, category or initial value reaches (see
+    /// [`unreached_functions`]): sampled only once the others have no mutant left.
+    pub unreached: BTreeSet<String>,
 }
 
-/// Reads the fixture and makes its mutants (or reads another tool's), sampled as `options` says.
-pub fn plan(assignment: &Assignment, options: &AuditOptions) -> Result<Plan, AuditError> {
+/// Reads the fixture and makes its mutants (or reads another tool's), sampled as `options` says:
+/// with `--case`, only the mutants of functions that the categories of the matched cases grade, or
+/// that no category is known to grade; functions nothing reaches come last.
+pub fn plan(assignment: &Assignment, options: &AuditOptions, marks: &Marks) -> Result<Plan, AuditError> {
     let submission = Submission::collect(&options.fixture, &assignment.submission_files)?;
     let mut functions = Vec::new();
     let mut all = Vec::new();
+    let mut mentioned_outside = BTreeSet::new();
     for file in &submission.files {
         if mutate::Language::of(&file.name).is_none() {
             continue;
@@ -122,6 +132,7 @@ pub fn plan(assignment: &Assignment, options: &AuditOptions) -> Result<Plan, Aud
         let made = mutate::mutate_file(&file.name, &file.content);
         functions.extend(made.functions);
         all.extend(made.mutants);
+        mentioned_outside.extend(made.mentioned_outside);
     }
     if functions.is_empty() && all.is_empty() {
         return Err(AuditError::NoSources { path: options.fixture.clone() });
@@ -134,17 +145,81 @@ pub fn plan(assignment: &Assignment, options: &AuditOptions) -> Result<Plan, Aud
         None => "generated".to_owned(),
     };
     let generated = all.len();
+    let function_categories = marks::function_categories(assignment, &functions, marks);
+    let before = all.len();
+    if !options.grade.only.is_empty() {
+        let run: BTreeSet<&str> = assignment
+            .cases
+            .iter()
+            .filter(|c| !c.withheld && options.grade.only.iter().any(|p| p.matches(&c.id)))
+            .map(|c| c.category.as_str())
+            .collect();
+        let graded_elsewhere: BTreeSet<&str> = function_categories
+            .iter()
+            .filter(|f| !f.categories.is_empty() && !f.categories.iter().any(|c| run.contains(c.as_str())))
+            .map(|f| f.function.as_str())
+            .collect();
+        all.retain(|m| !graded_elsewhere.contains(m.function.as_str()));
+    }
+    let left_out_by_case = before - all.len();
+    let unreached = unreached_functions(&functions, &mentioned_outside, &function_categories, marks);
     let mutants = match options.mutants {
-        Some(n) => sample(all, n, options.seed),
+        Some(n) => sample(all, n, options.seed, &unreached),
         None => all,
     };
-    Ok(Plan { submission, functions, generated, mutants, source })
+    Ok(Plan {
+        submission,
+        functions,
+        generated,
+        mutants,
+        source,
+        function_categories,
+        left_out_by_case,
+        unreached,
+    })
+}
+
+/// The functions that nothing the cases run can reach, by the names each function's body mentions:
+/// the roots are the entry points (`main`, Java's constructors and `@Override` methods), the
+/// functions some category grades (the driver calls them), and what the initial values of globals
+/// and fields name; a function the README marks wholly equivalent (`name()`: code no case can
+/// reach) is neither a root nor reached through. Trouble's `pieceAt`, which nothing calls, is one.
+pub fn unreached_functions(
+    functions: &[Function],
+    mentioned_outside: &BTreeSet<String>,
+    categories: &[FunctionCategories],
+    marks: &Marks,
+) -> BTreeSet<String> {
+    let marked = |f: &Function| {
+        marks.equivalent_functions.contains_key(&f.name)
+            || marks.equivalent_functions.contains_key(f.bare_name())
+    };
+    let placed: BTreeSet<&str> =
+        categories.iter().filter(|f| !f.categories.is_empty()).map(|f| f.function.as_str()).collect();
+    let mut reached: BTreeSet<&str> = BTreeSet::new();
+    let mut queue: Vec<&Function> = functions
+        .iter()
+        .filter(|f| !marked(f))
+        .filter(|f| f.entry || placed.contains(f.name.as_str()) || mentioned_outside.contains(f.bare_name()))
+        .collect();
+    while let Some(function) = queue.pop() {
+        if !reached.insert(function.name.as_str()) {
+            continue;
+        }
+        queue.extend(functions.iter().filter(|g| {
+            !marked(g) && !reached.contains(g.name.as_str()) && function.mentions.contains(g.bare_name())
+        }));
+    }
+    functions.iter().filter(|f| !reached.contains(f.name.as_str())).map(|f| f.name.clone()).collect()
 }
 
 /// Up to `n` mutants, spread evenly: functions take turns (in an order shuffled by `seed`), and each
 /// function's operators take turns within it, each operator's mutants in a shuffled order. The
-/// result is in source order.
-pub fn sample(mutants: Vec<Mutant>, n: usize, seed: u64) -> Vec<Mutant> {
+/// functions in `unreached` (code no case can run) take their turns only once the others have no
+/// mutant left; the order is shuffled over every function all the same, so that marking a function
+/// unreached only hands its turns to the others and keeps the rest of the sample. The result is in
+/// source order.
+pub fn sample(mutants: Vec<Mutant>, n: usize, seed: u64, unreached: &BTreeSet<String>) -> Vec<Mutant> {
     if n >= mutants.len() {
         return mutants;
     }
@@ -154,31 +229,53 @@ pub fn sample(mutants: Vec<Mutant>, n: usize, seed: u64) -> Vec<Mutant> {
     for (i, m) in mutants.iter().enumerate() {
         groups.entry(&m.function).or_default().entry(m.operator).or_default().push(i);
     }
-    let mut queues: Vec<Vec<Vec<usize>>> = groups
-        .into_values()
-        .map(|by_operator| {
+    let mut queues: Vec<FunctionQueue> = groups
+        .into_iter()
+        .map(|(function, by_operator)| {
             let mut operators: Vec<Vec<usize>> = by_operator.into_values().collect();
             for queue in &mut operators {
                 rng.shuffle(queue);
             }
             rng.shuffle(&mut operators);
-            operators
+            FunctionQueue { unreached: unreached.contains(function), operators, next: 0 }
         })
         .collect();
     rng.shuffle(&mut queues);
-    let mut next_operator = vec![0usize; queues.len()];
     let mut chosen = Vec::with_capacity(n);
+    take_turns(&mut queues, false, n, &mut chosen);
+    take_turns(&mut queues, true, n, &mut chosen);
+    chosen.sort_unstable();
+    let mut keep = vec![false; mutants.len()];
+    for i in chosen {
+        keep[i] = true;
+    }
+    mutants.into_iter().zip(keep).filter_map(|(m, k)| k.then_some(m)).collect()
+}
+
+/// One function's mutants waiting to be sampled.
+struct FunctionQueue {
+    /// Whether nothing reaches the function.
+    unreached: bool,
+    /// Its mutants by operator, each a stack in shuffled order.
+    operators: Vec<Vec<usize>>,
+    /// The operator whose turn is next.
+    next: usize,
+}
+
+/// Adds mutants to `chosen` until it holds `n`, the queues whose `unreached` is as given taking
+/// turns, and in each its operators.
+fn take_turns(queues: &mut [FunctionQueue], unreached: bool, n: usize, chosen: &mut Vec<usize>) {
     while chosen.len() < n {
         let mut took = false;
-        for (f, operators) in queues.iter_mut().enumerate() {
+        for queue in queues.iter_mut().filter(|q| q.unreached == unreached) {
             if chosen.len() == n {
                 break;
             }
             // The function's next operator that has mutants left.
-            for _ in 0..operators.len() {
-                let at = next_operator[f] % operators.len();
-                next_operator[f] += 1;
-                if let Some(index) = operators[at].pop() {
+            for _ in 0..queue.operators.len() {
+                let at = queue.next % queue.operators.len();
+                queue.next += 1;
+                if let Some(index) = queue.operators[at].pop() {
                     chosen.push(index);
                     took = true;
                     break;
@@ -189,12 +286,6 @@ pub fn sample(mutants: Vec<Mutant>, n: usize, seed: u64) -> Vec<Mutant> {
             break;
         }
     }
-    chosen.sort_unstable();
-    let mut keep = vec![false; mutants.len()];
-    for i in chosen {
-        keep[i] = true;
-    }
-    mutants.into_iter().zip(keep).filter_map(|(m, k)| k.then_some(m)).collect()
 }
 
 /// Another tool's mutants: each file of `dir` named `<stem>.mutant.<n>.<ext>` (universalmutator's
@@ -263,7 +354,7 @@ fn external_mutants(
 pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditReport, AuditError> {
     let started = Instant::now();
     let marks = Marks::read(assignment)?;
-    let plan = plan(assignment, options)?;
+    let plan = plan(assignment, options, &marks)?;
     crate::run::set_slot_count(options.jobs);
     let baseline = grade::grade_submission(assignment, &plan.submission, &options.grade)?;
     if let Some(build) = baseline.builds.iter().find(|b| b.status == BuildStatus::Error) {
@@ -300,7 +391,6 @@ pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditRep
         &on_done,
     );
     progress.finish();
-    let function_categories = marks::function_categories(assignment, &plan.functions, &marks);
     let setting = report::Setting {
         fixture: options.fixture.display().to_string(),
         source: plan.source.clone(),
@@ -311,7 +401,9 @@ pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditRep
         audit_limits,
         seconds: started.elapsed().as_secs_f64(),
         marks: &marks,
-        function_categories,
+        function_categories: plan.function_categories.clone(),
+        left_out_by_case: plan.left_out_by_case,
+        unreached: plan.unreached.iter().cloned().collect(),
     };
     Ok(report::build(assignment, setting, &baseline, plan.mutants, graded))
 }
@@ -361,7 +453,7 @@ mod tests {
             ("medium", Operator::Arithmetic, 10),
             ("medium", Operator::Logical, 10),
         ]);
-        let sample = sample(all, 13, 7);
+        let sample = sample(all, 13, 7, &BTreeSet::new());
         assert_eq!(sample.len(), 13);
         // Three functions: `small` gives all 3 it has, the others 5 each.
         let by_function = count(&sample, |m| m.function.as_str());
@@ -378,14 +470,117 @@ mod tests {
     fn the_same_seed_samples_the_same_mutants_and_another_seed_others() {
         let all = mutants(&[("f", Operator::Constant, 50), ("g", Operator::Relational, 50)]);
         let ids = |s: Vec<Mutant>| s.into_iter().map(|m| m.id).collect::<Vec<_>>();
-        assert_eq!(ids(sample(all.clone(), 10, 1)), ids(sample(all.clone(), 10, 1)));
-        assert_ne!(ids(sample(all.clone(), 10, 1)), ids(sample(all, 10, 2)));
+        let none = BTreeSet::new();
+        assert_eq!(ids(sample(all.clone(), 10, 1, &none)), ids(sample(all.clone(), 10, 1, &none)));
+        assert_ne!(ids(sample(all.clone(), 10, 1, &none)), ids(sample(all, 10, 2, &none)));
     }
 
     #[test]
     fn a_sample_as_large_as_the_mutants_is_all_of_them() {
         let all = mutants(&[("f", Operator::Constant, 4)]);
-        assert_eq!(sample(all.clone(), 4, 1), all);
-        assert_eq!(sample(all.clone(), 10, 1), all);
+        assert_eq!(sample(all.clone(), 4, 1, &BTreeSet::new()), all);
+        assert_eq!(sample(all.clone(), 10, 1, &BTreeSet::new()), all);
+    }
+
+    #[test]
+    fn functions_nothing_reaches_get_no_share_of_a_sample_until_the_others_run_out() {
+        let all = mutants(&[("used", Operator::Constant, 6), ("dead", Operator::Relational, 6)]);
+        let dead = BTreeSet::from(["dead".to_owned()]);
+        let by_function = |s: Vec<Mutant>| {
+            let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+            for m in s {
+                *counts.entry(m.function).or_default() += 1;
+            }
+            counts.into_iter().collect::<Vec<_>>()
+        };
+        let used = |n: usize| ("used".to_owned(), n);
+        let dead_ones = |n: usize| ("dead".to_owned(), n);
+        assert_eq!(by_function(sample(all.clone(), 6, 1, &dead)), [used(6)]);
+        assert_eq!(by_function(sample(all.clone(), 8, 1, &dead)), [dead_ones(2), used(6)]);
+        // Without it, each takes its turn.
+        assert_eq!(by_function(sample(all, 6, 1, &BTreeSet::new())), [dead_ones(3), used(3)]);
+    }
+
+    #[test]
+    fn marking_a_function_unreached_hands_its_turns_to_the_others_and_keeps_their_picks() {
+        let all = mutants(&[
+            ("a", Operator::Constant, 30),
+            ("b", Operator::Relational, 30),
+            ("c", Operator::Logical, 30),
+            ("dead", Operator::Arithmetic, 30),
+        ]);
+        let ids = |s: Vec<Mutant>| s.into_iter().map(|m| m.id).collect::<BTreeSet<_>>();
+        let before = ids(sample(all.clone(), 20, 3, &BTreeSet::new()));
+        let after = ids(sample(all.clone(), 20, 3, &BTreeSet::from(["dead".to_owned()])));
+        let dead: BTreeSet<String> =
+            all.iter().filter(|m| m.function == "dead").map(|m| m.id.clone()).collect();
+        // Every mutant of the others sampled before is sampled still; dead's five turns went to them.
+        assert!(before.difference(&dead).all(|id| after.contains(id)));
+        assert!(after.is_disjoint(&dead));
+        assert_eq!(after.len(), 20);
+    }
+
+    /// The categories of `functions` as the audit would find them: `graded` are placed.
+    fn placed(functions: &[Function], graded: &[&str]) -> Vec<FunctionCategories> {
+        functions
+            .iter()
+            .map(|f| FunctionCategories {
+                function: f.name.clone(),
+                categories: if graded.contains(&f.name.as_str()) { vec!["rules".to_owned()] } else { vec![] },
+                how: String::new(),
+            })
+            .collect()
+    }
+
+    fn unreached_in(file: &str, source: &str, graded: &[&str], marks: &Marks) -> Vec<String> {
+        let made = mutate::mutate_file(file, source.as_bytes());
+        let categories = placed(&made.functions, graded);
+        unreached_functions(&made.functions, &made.mentioned_outside, &categories, marks)
+            .into_iter()
+            .collect()
+    }
+
+    #[test]
+    fn a_function_is_reached_from_main_from_a_graded_function_or_from_an_initial_value() {
+        let source = "static int helper(int x) { return x + 1; }
+            int graded(int x) { return helper(x); }
+            static int by_pointer(const void *a, const void *b) { return 0; }
+            static int in_table(void) { return 1; }
+            static int (*table[])(void) = { in_table };
+            static void sort(int *a) { qsort(a, 3, sizeof *a, by_pointer); }
+            static void game(void) { int a[3]; sort(a); }
+            static int only_from_dead(void) { return 2; }
+            static int dead(void) { return only_from_dead(); }
+            static void samples(void) { game(); }
+            int main(void) { samples(); return 0; }
+";
+        assert_eq!(unreached_in("a.c", source, &["graded"], &Marks::default()), ["dead", "only_from_dead"]);
+        // A function marked wholly equivalent in the README (`main()`: no case runs it) is no root,
+        // and what only it reaches is unreached too.
+        let marks = Marks {
+            equivalent_functions: BTreeMap::from([("main".to_owned(), "no case runs main".to_owned())]),
+            ..Marks::default()
+        };
+        assert_eq!(
+            unreached_in("a.c", source, &["graded"], &marks),
+            ["by_pointer", "dead", "game", "main", "only_from_dead", "samples", "sort"]
+        );
+    }
+
+    #[test]
+    fn java_constructors_overrides_and_field_initializers_are_reached() {
+        let source = "class Ai implements Comparable<Ai> {
+            private final int depth = start();
+            static int start() { return 2; }
+            Ai() { setUp(); }
+            private void setUp() {}
+            @Override public int compareTo(Ai other) { return 0; }
+            @java.lang.Override public String toString() { return name(); }
+            private String name() { return \"ai\"; }
+            private int unused() { return 1; }
+            public static void main(String[] args) { new Ai(); }
+            }
+";
+        assert_eq!(unreached_in("Ai.java", source, &[], &Marks::default()), ["Ai.unused"]);
     }
 }

@@ -31,6 +31,14 @@ pub struct AuditReport {
     pub fixture: String,
     /// Only the cases matching these patterns were run (`--case`); empty: all of them.
     pub only: Vec<String>,
+    /// Mutants left out (before sampling) because only categories that `--case` does not run
+    /// grade their function.
+    #[serde(default)]
+    pub left_out_by_case: usize,
+    /// Functions nothing reaches from an entry point, a graded function or an initial value:
+    /// sampled only once the others have no mutant left.
+    #[serde(default)]
+    pub unreached: Vec<String>,
     /// Where the mutants came from: `generated` (this grader's operators) or the folder of another
     /// tool's mutant files.
     pub source: String,
@@ -330,6 +338,10 @@ pub struct Setting<'a> {
     pub only: Vec<String>,
     /// Mutants made before sampling.
     pub generated: usize,
+    /// Mutants left out by `--case`.
+    pub left_out_by_case: usize,
+    /// Functions nothing reaches.
+    pub unreached: Vec<String>,
     /// The tightened limits.
     pub audit_limits: Vec<AuditLimit>,
     /// Seconds taken.
@@ -548,6 +560,8 @@ pub fn build(
         title: assignment.title.clone(),
         fixture: setting.fixture,
         only: setting.only,
+        left_out_by_case: setting.left_out_by_case,
+        unreached: setting.unreached,
         source: setting.source,
         seed: setting.seed,
         jobs: setting.jobs,

@@ -51,6 +51,10 @@ pub fn render_text(report: &AuditReport) -> String {
         "{} mutants made, {} graded: {} killed, {} survived, {} equivalent, {} did not build, {} grader errors",
         t.generated, t.sampled, t.killed, t.survived, t.equivalent, t.not_built, t.errors
     );
+    let unreached: std::collections::BTreeSet<String> = report.unreached.iter().cloned().collect();
+    for note in plan_notes(report.left_out_by_case, &unreached) {
+        let _ = writeln!(out, "{}", clean(&note));
+    }
     if !report.audit_limits.is_empty() {
         let walls: Vec<u64> = report.audit_limits.iter().map(|l| l.wall_ms).collect();
         let _ = writeln!(
@@ -175,6 +179,28 @@ pub fn render_text(report: &AuditReport) -> String {
         }
     }
     out
+}
+
+/// What the sample left out or put last: mutants of functions only categories outside `--case`
+/// grade, and the functions nothing reaches.
+pub(super) fn plan_notes(
+    left_out_by_case: usize,
+    unreached: &std::collections::BTreeSet<String>,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    if left_out_by_case > 0 {
+        notes.push(format!(
+            "--case: {left_out_by_case} mutants left out, of functions that only other categories grade"
+        ));
+    }
+    if !unreached.is_empty() {
+        let names: Vec<&str> = unreached.iter().map(String::as_str).collect();
+        notes.push(format!(
+            "sampled last (no entry point, graded function or initial value reaches them): {}",
+            names.join(", ")
+        ));
+    }
+    notes
 }
 
 fn totals_line(t: &Totals) -> String {

@@ -197,6 +197,12 @@ pub struct Function {
     pub last_line: usize,
     /// The functions it calls, by their bare names (`targetLocation`, `apply`).
     pub calls: BTreeSet<String>,
+    /// Every identifier its body names: the functions it calls, and those it passes as values (a
+    /// `qsort` comparator, a method reference), with local names too (a superset, for reachability).
+    pub mentions: BTreeSet<String>,
+    /// Called from outside the sources by convention: C's `main`; in Java a `main` method, a
+    /// constructor, or a method marked `@Override` (called through its interface or superclass).
+    pub entry: bool,
 }
 
 impl Function {
@@ -219,6 +225,9 @@ pub struct FileMutants {
     pub mutants: Vec<Mutant>,
     /// Every function defined in the file.
     pub functions: Vec<Function>,
+    /// Identifiers named outside every function, in the initial values of globals and fields and
+    /// in Java's initializer blocks (a table of function pointers, a field set by a method's call).
+    pub mentioned_outside: BTreeSet<String>,
 }
 
 /// Parses a file and makes every mutant of it. A file that is not C or Java gives nothing; code the
@@ -230,7 +239,14 @@ pub fn mutate_file(file: &str, source: &[u8]) -> FileMutants {
         return FileMutants::default();
     }
     let Some(tree) = parser.parse(source, None) else { return FileMutants::default() };
-    let mut walker = Walker { language, source, file, found: Vec::new(), functions: Vec::new() };
+    let mut walker = Walker {
+        language,
+        source,
+        file,
+        found: Vec::new(),
+        functions: Vec::new(),
+        mentioned_outside: BTreeSet::new(),
+    };
     walker.walk(tree.root_node(), &Scope::default());
     walker.finish()
 }
@@ -279,6 +295,7 @@ struct Walker<'a> {
     file: &'a str,
     found: Vec<Found>,
     functions: Vec<Function>,
+    mentioned_outside: BTreeSet<String>,
 }
 
 const RELATIONAL: [&str; 6] = ["<", "<=", ">", ">=", "==", "!="];
@@ -348,6 +365,9 @@ impl Walker<'_> {
             "lambda_expression" => inner.in_lambda = true,
             _ => {}
         }
+        if inner.function.is_none() {
+            self.initial_value(node);
+        }
         if inner.function.is_some() {
             self.operators(node, &inner);
         }
@@ -357,11 +377,15 @@ impl Walker<'_> {
         }
     }
 
-    /// Records a function and the names it calls.
+    /// Records a function, the names it calls and the identifiers it names.
     fn function(&mut self, node: Node, scope: &Scope) {
         let mut calls = BTreeSet::new();
+        let mut mentions = BTreeSet::new();
         let mut stack = vec![node];
         while let Some(n) = stack.pop() {
+            if n.kind() == "identifier" {
+                mentions.insert(self.text(n).to_owned());
+            }
             let callee = match n.kind() {
                 "call_expression" => n.child_by_field_name("function").filter(|f| f.kind() == "identifier"),
                 "method_invocation" => n.child_by_field_name("name"),
@@ -373,13 +397,56 @@ impl Walker<'_> {
             let mut cursor = n.walk();
             stack.extend(n.children(&mut cursor));
         }
+        let name = scope.function.clone().unwrap_or_default();
+        let bare = name.rsplit('.').next().unwrap_or(&name);
+        let entry = bare == "main"
+            || node.kind() == "constructor_declaration"
+            || (self.language == Language::Java && self.overrides(node));
         self.functions.push(Function {
-            name: scope.function.clone().unwrap_or_default(),
             file: self.file.to_owned(),
             line: node.start_position().row + 1,
             last_line: node.end_position().row + 1,
             calls,
+            mentions,
+            entry,
+            name,
         });
+    }
+
+    /// Whether a Java method is marked `@Override`.
+    fn overrides(&self, method: Node) -> bool {
+        let mut cursor = method.walk();
+        let modifiers = method.children(&mut cursor).find(|c| c.kind() == "modifiers");
+        let Some(modifiers) = modifiers else { return false };
+        let mut cursor = modifiers.walk();
+        let found = modifiers.children(&mut cursor).any(|a| {
+            matches!(a.kind(), "marker_annotation" | "annotation")
+                && a.child_by_field_name("name").is_some_and(|n| {
+                    let name = self.text(n);
+                    name == "Override" || name.ends_with(".Override")
+                })
+        });
+        found
+    }
+
+    /// Outside functions: the identifiers named by an initial value (a C global's or a Java
+    /// field's) or a Java initializer block, which run without any function calling them.
+    fn initial_value(&mut self, node: Node) {
+        let value = match node.kind() {
+            "init_declarator" | "variable_declarator" => node.child_by_field_name("value"),
+            "static_initializer" => Some(node),
+            "block" if node.parent().is_some_and(|p| p.kind() == "class_body") => Some(node),
+            _ => None,
+        };
+        let Some(value) = value else { return };
+        let mut stack = vec![value];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "identifier" {
+                self.mentioned_outside.insert(self.text(n).to_owned());
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.children(&mut cursor));
+        }
     }
 
     /// The identifier a C declarator declares (through pointers and parentheses).
@@ -569,13 +636,13 @@ impl Walker<'_> {
     /// Gives each mutant its id, line and diff, in source order, without duplicates (two operators
     /// making the same change).
     fn finish(self) -> FileMutants {
-        let Walker { source, file, mut found, functions, .. } = self;
+        let Walker { source, file, mut found, functions, mentioned_outside, .. } = self;
         found.sort_by_key(|f| (f.span.start, f.span.end));
         let mut seen = BTreeSet::new();
         found.retain(|f| seen.insert((f.span.start, f.span.end, f.replacement.clone())));
         let line_starts = line_starts(source);
         let mut occurrences: BTreeMap<(String, Operator, String, String), usize> = BTreeMap::new();
-        let mut out = FileMutants { functions, ..FileMutants::default() };
+        let mut out = FileMutants { functions, mentioned_outside, ..FileMutants::default() };
         for f in found {
             let original = String::from_utf8_lossy(&source[f.span.start..f.span.end]).into_owned();
             let occurrence = occurrences
