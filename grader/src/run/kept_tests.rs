@@ -53,6 +53,8 @@ done
 ipcmk -M 4096 >/dev/null; ipcmk -Q >/dev/null; ipcmk -S 2 >/dev/null
 echo "made $(ipcs -m | grep -c '^0x') $(ipcs -q | grep -c '^0x') $(ipcs -s | grep -c '^0x')"
 python3 -c 'import ctypes, os; c = ctypes.CDLL(None); print("mq", c.mq_open(b"/leftover", os.O_CREAT | os.O_RDWR, 0o600, None) >= 0)'
+python3 -c 'import ctypes; c = ctypes.CDLL(None)
+print("keys", all(c.syscall(248, b"user", b"leftover", b"secret", 6, k) > 0 for k in (-4, -5)))'
 setsid sh -c 'exec sleep 30' < /dev/null > /dev/null 2>&1 &
 python3 -c 'import socket, time
 a = socket.socket(socket.AF_UNIX); a.bind("\0leftover"); a.listen()
@@ -79,6 +81,8 @@ for family, address in ((socket.AF_UNIX, "\0leftover"), (socket.AF_INET, ("127.0
         s.connect(address); print("reached", address)
     except OSError:
         print("none")'
+python3 -c 'import ctypes; c = ctypes.CDLL(None)
+print("keys", [c.syscall(250, 10, k, b"user", b"leftover", 0) > 0 for k in (-4, -5)])'
 echo "env ${LEFTOVER:-none}"
 echo "host $(hostname)"
 "#;
@@ -97,7 +101,7 @@ fn a_run_in_a_kept_sandbox_finds_nothing_of_the_run_before() {
         assert_eq!(left.termination, Termination::Exited(0), "{level}: {}", text(&left.stderr));
         let out = text(&left.stdout);
         assert!(
-            out.ends_with("made 1 1 1\nmq True\nleft\n"),
+            out.ends_with("made 1 1 1\nmq True\nkeys True\nleft\n"),
             "{level}: the leaver could not leave all: {out}"
         );
         // What a run in a sandbox of its own finds: the same, PID included.
@@ -121,7 +125,7 @@ fn a_run_in_a_kept_sandbox_finds_nothing_of_the_run_before() {
             "mq False",
             "sleeping or listening: 0",
         ];
-        for line in nothing.into_iter().chain(["none", "env none"]) {
+        for line in nothing.into_iter().chain(["none", "keys [False, False]", "env none"]) {
             assert!(expected.lines().any(|l| l == line), "{level}: a fresh sandbox shows {expected}");
         }
         assert_eq!(out.lines().next(), expected.lines().next(), "{level}: another PID");
@@ -209,7 +213,7 @@ fn runs_in_a_kept_sandbox_end_as_in_a_sandbox_of_their_own() {
 fn a_compilers_run_never_uses_a_kept_sandbox() {
     let Some(&level) = sandbox_levels().last() else { return };
     let keep = KeptSandboxes::new();
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir_in("/var/tmp").unwrap();
     sandbox::prepare_for_program(dir.path(), true).unwrap();
     let mounts = [Mount { path: dir.path().to_owned(), writable: true }];
     let argv: Vec<OsString> = vec!["/bin/sh".into(), "-c".into(), "true".into()];
@@ -226,4 +230,44 @@ fn a_compilers_run_never_uses_a_kept_sandbox() {
     };
     assert_eq!(run(&request).unwrap().termination, Termination::Exited(0));
     assert_eq!(keep.built(), 0);
+}
+
+#[test]
+fn a_run_shown_a_folder_below_tmp_gets_a_sandbox_of_its_own() {
+    // A reset's new tmpfs at /tmp would cover the folder.
+    let Some(&level) = sandbox_levels().last() else { return };
+    let keep = KeptSandboxes::new();
+    let below = tempfile::tempdir_in("/tmp").unwrap();
+    let beside = tempfile::tempdir_in("/var/tmp").unwrap();
+    let argv: Vec<OsString> = vec!["/bin/sh".into(), "-c".into(), "true".into()];
+    let (env, limits) = (BTreeMap::new(), limits());
+    for (dir, built) in [(&below, 0), (&beside, 1)] {
+        sandbox::prepare_for_program(dir.path(), false).unwrap();
+        let mounts = [Mount::read_only(dir.path())];
+        let request = RunRequest {
+            argv: &argv,
+            env: &env,
+            stdin: b"",
+            limits: &limits,
+            mounts: &mounts,
+            containment: level,
+            keep: Some(&keep),
+        };
+        assert_eq!(run(&request).unwrap().termination, Termination::Exited(0));
+        assert_eq!(keep.built(), built, "{}", dir.path().display());
+    }
+}
+
+#[test]
+fn a_kept_sandbox_outlives_the_thread_whose_run_built_it() {
+    for level in sandbox_levels() {
+        let keep = KeptSandboxes::new();
+        let none = BTreeMap::new();
+        std::thread::scope(|scope| {
+            scope.spawn(|| run_kept(&keep, level, "true", &none, &limits()));
+        });
+        let after = run_kept(&keep, level, "echo served", &none, &limits());
+        assert_eq!(text(&after.stdout), "served\n", "{level}: {:?}", after.termination);
+        assert_eq!(keep.built(), 1, "{level}");
+    }
 }

@@ -236,7 +236,7 @@ fn spawn_in_kept_sandbox(
     admit: &mut dyn FnMut(),
 ) -> io::Result<Running> {
     let mut sandbox = keeper.ready_sandbox(key)?;
-    let reaped_before = sandbox.reaped_before();
+    let mut reaped_before = sandbox.reaped_before();
     let cgroup = sandbox::run_cgroup(request.limits, key.with_cgroup())?;
     let (stdin_r, stdin_w) = pipe()?;
     let (stdout_r, stdout_w) = pipe()?;
@@ -252,8 +252,13 @@ fn spawn_in_kept_sandbox(
     let mut fds = vec![stdin_r.as_raw_fd(), stdout_w.as_raw_fd(), stderr_w.as_raw_fd(), status_w.as_raw_fd()];
     fds.extend(&cgroup_fds);
     admit();
-    // A sandbox that could not take its order is dropped: killed, never reused.
-    sandbox.order(&program, &fds)?;
+    // A sandbox that could not take its order is dropped: killed, never reused; a new one takes it.
+    if sandbox.order(&program, &fds).is_err() {
+        drop(sandbox);
+        sandbox = keeper.ready_sandbox(key)?;
+        reaped_before = sandbox.reaped_before();
+        sandbox.order(&program, &fds)?;
+    }
     let started = Instant::now();
     drop((stdin_r, stdout_w, stderr_w, status_w));
     let pidfd = status_r.try_clone()?;

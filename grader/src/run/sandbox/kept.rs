@@ -10,8 +10,9 @@
 //! two submissions: [`KeptSandboxes`] belongs to one grading and ends its sandboxes with it.
 
 use std::os::fd::{AsFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{mpsc, Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use super::*;
@@ -79,7 +80,7 @@ impl Keeper {
                 return Ok(sandbox);
             }
         }
-        let mut sandbox = KeptSandbox::start(key.clone())?;
+        let mut sandbox = KeptSandbox::start_by_maker(key.clone())?;
         self.built.fetch_add(1, Ordering::Relaxed);
         sandbox.await_ready(None)?;
         Ok(sandbox)
@@ -101,10 +102,16 @@ pub(in crate::run) struct Key {
 }
 
 impl Key {
-    /// The key of a run; `None` for a run that must have a sandbox of its own (a compiler, whose
-    /// writable build folder is not reset).
+    /// The key of a run; `None` for a run that must have a sandbox of its own: a compiler (its
+    /// writable build folder is not reset), or a run shown a folder below a writable place (a
+    /// build cache in `/tmp`), which the new tmpfs of a reset would cover.
     pub(in crate::run) fn of(limits: &Limits, mounts: &[Mount], with_cgroup: bool) -> Option<Key> {
-        if mounts.iter().any(|mount| mount.writable) {
+        let below_writable = |mount: &Mount| {
+            SCRATCH_PLACES
+                .iter()
+                .any(|(_, at, _)| mount.path.starts_with(std::ffi::OsStr::from_bytes(at.to_bytes())))
+        };
+        if mounts.iter().any(|mount| mount.writable || below_writable(mount)) {
             return None;
         }
         let (disk_bytes, memory_bytes) = (limits.disk_bytes, limits.memory_bytes);
@@ -131,7 +138,31 @@ pub(in crate::run) struct KeptSandbox {
 // the sandbox moves between the grader's threads as a whole, used by one at a time.
 unsafe impl Send for KeptSandbox {}
 
+/// A request to the thread that builds kept sandboxes, and where its answer goes.
+type BuildRequest = (Key, mpsc::Sender<io::Result<KeptSandbox>>);
+
 impl KeptSandbox {
+    /// Builds a sandbox on the one thread that builds them all, which lives as long as the grader:
+    /// PID 1 dies with the thread that cloned it (`PR_SET_PDEATHSIG`), and a grading's threads end
+    /// before the sandboxes they made are done with.
+    fn start_by_maker(key: Key) -> io::Result<KeptSandbox> {
+        static MAKER: OnceLock<io::Result<mpsc::Sender<BuildRequest>>> = OnceLock::new();
+        let maker = MAKER.get_or_init(|| {
+            let (requests, incoming) = mpsc::channel::<BuildRequest>();
+            std::thread::Builder::new().name("sandbox-maker".into()).spawn(move || {
+                for (key, answer) in incoming {
+                    let _ = answer.send(KeptSandbox::start(key));
+                }
+            })?;
+            Ok(requests)
+        });
+        let maker = maker.as_ref().map_err(|error| io::Error::new(error.kind(), error.to_string()))?;
+        let (answer, answered) = mpsc::channel();
+        let gone = || io::Error::other("sandbox: the thread that builds kept sandboxes is gone");
+        maker.send((key, answer)).map_err(|_| gone())?;
+        answered.recv().map_err(|_| gone())?
+    }
+
     /// Builds a sandbox for runs with `key` (it says when it is ready; see [`Self::await_ready`]).
     fn start(key: Key) -> io::Result<KeptSandbox> {
         let limits =

@@ -36,6 +36,7 @@ pub(super) const STEPS: &[&str] = &[
     "kill the run's last processes",
     "make a new IPC namespace",
     "set the PID counter back",
+    "empty the user's keyrings",
 ];
 pub(super) const S_SYNC: u32 = 0;
 pub(super) const S_CGROUP: u32 = 1;
@@ -62,6 +63,7 @@ pub(super) const S_ORDER: u32 = 21;
 pub(super) const S_REAP: u32 = 22;
 pub(super) const S_IPC: u32 = 23;
 pub(super) const S_PIDS: u32 = 24;
+pub(super) const S_KEYS: u32 = 25;
 
 /// A namespace sandbox that has been started.
 pub(in crate::run) struct Spawned {

@@ -9,7 +9,7 @@
 //! and resets: a new tmpfs for the writable places (the old one, with every file, link and inode
 //! number of the run, detached), a new IPC namespace (System V objects and POSIX message queues,
 //! their ids counted from zero again), the PID counter set back (the next program is PID 2 again),
-//! the hostname set again. Then it says `ready` with the CPU time of all it reaped so far, which the
+//! the hostname set again, the programs' user's keyrings emptied. Then it says `ready` with the CPU time of all it reaped so far, which the
 //! grader subtracts. A step that fails ends PID 1 with an error record: the grader never reuses a
 //! sandbox whose reset it did not see complete.
 
@@ -158,6 +158,37 @@ unsafe fn reset(plan: &Plan, scratch: &Scratch) {
         libc::close(fd);
         let host = c"sandbox";
         check(libc::sethostname(host.as_ptr(), host.to_bytes().len()), S_HOSTNAME);
+        clear_keyrings(plan);
+    }
+}
+
+/// Empties the keyrings of the programs' user that outlive its processes (the user keyring and the
+/// user session keyring, one per user namespace): a key added there would be the next run's to read.
+/// PID 1 takes the user's identity for it (a root grader's PID 1 is root; an unprivileged one's is
+/// the programs' user already), keeping root as its saved id to come back.
+unsafe fn clear_keyrings(plan: &Plan) {
+    // SAFETY: child side of the clone: raw system calls on buffers that outlive them. Raw calls
+    // change this process's ids only (see `program`).
+    unsafe {
+        let id = INSIDE_ID as libc::c_long;
+        if plan.drop_to_inside_id {
+            check(libc::syscall(libc::SYS_setresuid, id, id, 0 as libc::c_long) as libc::c_int, S_KEYS);
+        }
+        // <linux/keyctl.h>: the user and user session keyrings; the commands to find and clear one.
+        const USER_KEYRINGS: [libc::c_long; 2] = [-4, -5];
+        const GET_KEYRING_ID: libc::c_long = 0;
+        const CLEAR: libc::c_long = 7;
+        for keyring in USER_KEYRINGS {
+            // Without creating one that is not there.
+            let serial = libc::syscall(libc::SYS_keyctl, GET_KEYRING_ID, keyring, 0 as libc::c_long);
+            if serial > 0 && libc::syscall(libc::SYS_keyctl, CLEAR, serial) != 0 {
+                fail(S_KEYS);
+            }
+        }
+        if plan.drop_to_inside_id {
+            let root = 0 as libc::c_long;
+            check(libc::syscall(libc::SYS_setresuid, root, root, root) as libc::c_int, S_KEYS);
+        }
     }
 }
 
