@@ -78,7 +78,9 @@ else
     GRADER_CMD=target/release/grader
 fi
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/grader-bench.XXXXXX")
+# Not below /tmp by default: a run shown a folder there (the build cache) gets a sandbox of its own
+# instead of one kept for its submission's runs.
+WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/grader-bench.XXXXXX")
 # A root grader without namespaces (--containment rlimits-only) runs programs as run users of their own,
 # who must be able to reach the build cache in here: mktemp's folder is private.
 chmod 755 "$WORK"
@@ -601,7 +603,7 @@ echo "- machine: $(nproc) CPUs ($CPU_MODEL), $MEM_GB GiB memory, Linux $(uname -
 echo "- grader: $COMMIT, containment: ${CONTAINMENT:-unknown}"
 echo "- assignment: $ASSIGNMENT ($CASES_PER cases; recipes driver and game)"
 echo "- class of $STUDENTS: $(py describe "$WORK/plan.json")"
-echo "- its statuses (cold): $COLD_STATUS"
+[[ $CPU_ONLY == 1 ]] || echo "- its statuses (cold): $COLD_STATUS"
 echo "- clean class of $SPEED_N: the class's contents without loopers, hostile programs, stub-functions and does-not-compile, new ids and layouts; memory class of $MEM_N: the same plus the class's segfault and printing-loop every 50"
 if [[ ${#BUSY_RUNS[@]} -gt 0 ]]; then
     echo "- note: the machine did notable work outside the grader's account during: $(IFS=';'; echo "${BUSY_RUNS[*]}")"

@@ -224,18 +224,22 @@ pub(super) fn spawn_kept_or_admitted(
     }
     let with_cgroup = request.containment == Containment::Full;
     if let (Some(keep), Some(key)) = (keep, Key::of(request.limits, request.mounts, with_cgroup)) {
-        return spawn_in_kept_sandbox(request, &keep.keeper, &key, admit).map_err(spawn_error);
+        // Where no kept sandbox can be built (a kernel without a /proc option it needs), the run
+        // gets a sandbox of its own.
+        if let Ok(sandbox) = keep.keeper.ready_sandbox(&key) {
+            return spawn_in_kept_sandbox(request, sandbox, &keep.keeper, &key, admit).map_err(spawn_error);
+        }
     }
     spawn_in_sandbox(request, with_cgroup, admit).map_err(spawn_error)
 }
 
 fn spawn_in_kept_sandbox(
     request: &SpawnRequest,
+    mut sandbox: KeptSandbox,
     keeper: &std::sync::Arc<Keeper>,
     key: &Key,
     admit: &mut dyn FnMut(),
 ) -> io::Result<Running> {
-    let mut sandbox = keeper.ready_sandbox(key)?;
     let mut reaped_before = sandbox.reaped_before();
     let cgroup = sandbox::run_cgroup(request.limits, key.with_cgroup())?;
     let (stdin_r, stdin_w) = pipe()?;

@@ -175,9 +175,8 @@ impl KeptSandbox {
         // pipe while it runs).
         let (pid, launch) = clone_init(plan, vec![n, n, n, c, c], None)?;
         drop((null, theirs));
-        let mut sandbox = KeptSandbox { key, pid, control, reaped: None, launch: Some(launch) };
+        let sandbox = KeptSandbox { key, pid, control, reaped: None, launch: Some(launch) };
         write_id_maps(pid).and_then(|()| send(&sandbox.control, b"go", &[]))?;
-        sandbox.reaped = None;
         Ok(sandbox)
     }
 
