@@ -8,8 +8,9 @@
 # grades its folder twice per round with one build cache (outside /tmp: a run shown a folder below
 # /tmp gets a sandbox of its own), and compares the two gradebooks byte for byte and every
 # report.json with the measurements left out (times, CPU, memory, build seconds and whether a build
-# was cached). Prints one line per assignment and round; exit 1 at the first difference.
-# Environment: GRADER=path/to/grader (default target/release/grader).
+# was cached) and the logs of failed builds (gcc names its temporary files at random). Prints one line per assignment and round; exit 1 at the first difference.
+# Environment: GRADER=path/to/grader (default target/release/grader); ONLY="trouble hostile" grades
+# only those fixture folders.
 set -euo pipefail
 ROUNDS=1
 [[ ${1:-} == --rounds ]] && ROUNDS=${2:?--rounds needs a number}
@@ -25,7 +26,7 @@ strip() {
 import json, pathlib, sys
 def clean(value):
     if isinstance(value, dict):
-        return {k: clean(v) for k, v in value.items() if k not in ("time_ms", "cpu_ms", "peak_memory_kb", "seconds", "cached")}
+        return {k: clean(v) for k, v in value.items() if k not in ("time_ms", "cpu_ms", "peak_memory_kb", "seconds", "cached", "log")}
     if isinstance(value, list):
         return [clean(v) for v in value]
     return value
@@ -38,6 +39,7 @@ for round in $(seq "$ROUNDS"); do
     for fixtures in fixtures/*/; do
         name=$(basename "$fixtures")
         [[ $name == similarity ]] && continue
+        [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]] && continue
         assignment=$name
         [[ $name == hostile ]] && assignment=trouble
         for mode in kept fresh; do
