@@ -261,7 +261,8 @@ pub(super) unsafe fn wait_for(child: libc::pid_t) -> [u8; 29] {
                 record[21..29].copy_from_slice(&(usage.ru_maxrss as u64).to_le_bytes());
                 return record;
             }
-            if pid < 0 && *libc::__errno_location() != libc::EINTR {
+            // (No EINTR: PID 1 blocks every signal; its errno is the grader thread's anyway.)
+            if pid < 0 {
                 libc::_exit(125);
             }
         }
