@@ -50,7 +50,27 @@ for round in $(seq "$ROUNDS"); do
         cmp -s "$WORK/$name-kept/gradebook.csv" "$WORK/$name-fresh/gradebook.csv" \
             || { echo "round $round, $name: the gradebooks differ"; diff "$WORK/$name-kept/gradebook.csv" "$WORK/$name-fresh/gradebook.csv" | head; exit 1; }
         if ! diff <(strip "$WORK/$name-kept") <(strip "$WORK/$name-fresh") > "$WORK/$name.diff"; then
-            echo "round $round, $name: the reports differ"; head -c 3000 "$WORK/$name.diff"; exit 1
+            echo "round $round, $name: the reports differ:"
+            python3 - "$WORK/$name.diff" <<'PY'
+import json, sys
+kept, fresh = {}, {}
+for line in open(sys.argv[1]):
+    if line[:2] in ("< ", "> "):
+        path, report = line[2:].split(" ", 1)
+        (kept if line[0] == "<" else fresh)[path] = json.loads(report)
+def walk(a, b, where):
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            walk(a.get(k), b.get(k), f"{where}.{k}")
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            walk(x, y, f"{where}[{x.get('id', i) if isinstance(x, dict) else i}]")
+    elif a != b:
+        print(f"  {where}: kept {json.dumps(a)[:300]} / fresh {json.dumps(b)[:300]}")
+for path in sorted(set(kept) & set(fresh)):
+    walk(kept[path], fresh[path], path)
+PY
+            exit 1
         fi
         echo "round $round, $name: $(($(wc -l < "$WORK/$name-kept/gradebook.csv") - 1)) submissions, the same gradebook and reports"
     done
