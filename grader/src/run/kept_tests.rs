@@ -271,3 +271,29 @@ fn a_kept_sandbox_outlives_the_thread_whose_run_built_it() {
         assert_eq!(keep.built(), 1, "{level}");
     }
 }
+
+#[test]
+fn kept_sandboxes_of_several_submissions_serve_many_runs_at_once() {
+    // Sandboxes are built and reset while others run: each run must still end as it would alone
+    // (a reset that read another thread's errno once failed here at random).
+    let Some(&level) = sandbox_levels().last() else { return };
+    std::thread::scope(|scope| {
+        for submission in 0..4 {
+            scope.spawn(move || {
+                let keep = KeptSandboxes::new();
+                let none = BTreeMap::new();
+                for run in 0..25 {
+                    let script = format!("echo {submission}-{run} > /tmp/mine; sleep 0.01 & cat /tmp/mine");
+                    let outcome = run_kept(&keep, level, &script, &none, &limits());
+                    assert_eq!(
+                        text(&outcome.stdout),
+                        format!("{submission}-{run}\n"),
+                        "{:?}",
+                        outcome.termination
+                    );
+                }
+                assert_eq!(keep.built(), 1);
+            });
+        }
+    });
+}
