@@ -200,7 +200,9 @@ fn runs_in_a_kept_sandbox_end_as_in_a_sandbox_of_their_own() {
             assert_eq!(
                 text(&id.stdout),
                 "/work\n1000\nSigBlk:\t0000000000000000\nSigIgn:\t0000000000000000\n",
-                "{level}"
+                "{level}: {:?}, {}",
+                id.termination,
+                text(&id.stderr)
             );
             let root = run_kept(&keep, level, "touch /x 2>/dev/null || echo read-only", &none, &limits());
             assert_eq!(text(&root.stdout), "read-only\n", "{level}");
