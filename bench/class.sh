@@ -12,8 +12,13 @@
 #   --jobs J       --jobs of the class runs (default: nproc)
 #   --rounds R     rounds of the speed runs (--jobs 1 and 2, the floor, rlimits-only), medians shown (default 3)
 #   --keep         keep the temporary folder (classes, outputs, cache, logs) and say where it is
+#   --cpu-only     only the CPU per case (the clean class, its cold build, then the rounds of --jobs 1
+#                  with kept and with fresh sandboxes, the floor and rlimits-only): no cold class,
+#                  loopers, --jobs 2 or peak memory
 #
-# Environment: GRADER=path/to/grader uses that binary instead of building target/release/grader.
+# Environment: GRADER=path/to/grader uses that binary instead of building target/release/grader;
+# BEFORE=path/to/grader adds, in each round, that binary's --jobs 1 runs (namespaces and rlimits-only)
+# on the same class, for a before/after comparison in one run.
 set -euo pipefail
 
 ASSIGNMENT=trouble
@@ -22,6 +27,7 @@ QUICK=0
 KEEP=0
 JOBS=""
 REPS=3
+CPU_ONLY=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --students) STUDENTS=${2:?--students needs a number}; shift 2 ;;
@@ -30,8 +36,9 @@ while [[ $# -gt 0 ]]; do
         --jobs) JOBS=${2:?--jobs needs a number}; shift 2 ;;
         --jobs=*) JOBS=${1#*=}; shift ;;
         --keep) KEEP=1; shift ;;
+        --cpu-only) CPU_ONLY=1; shift ;;
         --rounds) REPS=${2:?--rounds needs a number}; shift 2 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench/class.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -71,7 +78,9 @@ else
     GRADER_CMD=target/release/grader
 fi
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/grader-bench.XXXXXX")
+# Not below /tmp by default: a run shown a folder there (the build cache) gets a sandbox of its own
+# instead of one kept for its submission's runs.
+WORK=$(mktemp -d "${TMPDIR:-/var/tmp}/grader-bench.XXXXXX")
 # A root grader without namespaces (--containment rlimits-only) runs programs as run users of their own,
 # who must be able to reach the build cache in here: mktemp's folder is private.
 chmod 755 "$WORK"
@@ -409,6 +418,7 @@ py plan "$STUDENTS" "$F" > "$WORK/plan.json"
 py make "$WORK/plan.json" "$F" "$H" "$WORK/class"
 LOOPERS=$(python3 -c "import json; print(sum(s['kind'] == 'looper' for s in json.load(open('$WORK/plan.json'))))")
 
+if [[ $CPU_ONLY == 0 ]]; then
 # 2. Cold.
 say "cold: $STUDENTS students, fresh build cache, --jobs $JOBS"
 batch cold "$WORK/class" "$WORK/out" --jobs "$JOBS"
@@ -450,6 +460,8 @@ cmd "$(batch_cmd "$WORK/class-prime" "$WORK/out-prime" --jobs "$JOBS") && $(batc
 row "same class, its $LOOPERS loopers replaced by correct programs, warm --force, wall" "$REPL_WALL s (CPU $REPL_CPU s)" "$C"
 row "cost of the $LOOPERS loopers (warm --force, with − without)" "$(calc "$FORCE_WALL - $REPL_WALL") s wall = $(pct "$FORCE_WALL - $REPL_WALL" "$FORCE_WALL")% of the class; each $(calc "($FORCE_WALL - $REPL_WALL) / $LOOPERS") s wall, $(calc "($FORCE_CPU - $REPL_CPU) / $LOOPERS") s CPU" "$CFO, c$C"
 
+fi
+
 # The clean class: the main class's contents whose programs all build and end by themselves, new ids
 # and layouts, with a build cache of its own so that its cold run measures compiling without loopers.
 py derive "$WORK/plan.json" clean "$SPEED_N" > "$WORK/plan-clean.json"
@@ -467,14 +479,15 @@ cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-clean" --jobs "$JOBS" --force)  
 PER_BUILD=$(calc "($CCOLD_CPU - $CFORCE_CPU) / $CLEAN_BUILDS" 3)
 row "clean class of $SPEED_N: cold wall / warm --force wall (--jobs $JOBS)" "$CCOLD_WALL s / $CFORCE_WALL s (CPU $CCOLD_CPU s / $CFORCE_CPU s)" "$CCC, c$CCF"
 row "compiling's CPU, clean class: cold − warm --force ($CLEAN_BUILDS builds)" "$(calc "$CCOLD_CPU - $CFORCE_CPU") s = $(pct "$CCOLD_CPU - $CFORCE_CPU" "$CCOLD_CPU")% of its cold CPU, $(calc "1000 * $PER_BUILD" 0) ms per build" "$CCC, c$CCF"
-row "compiling's share of the main class's cold CPU ($COLD_BUILDS builds × that)" "≈ $(pct "$COLD_BUILDS * $PER_BUILD" "$COLD_CPU")% ($(calc "$COLD_BUILDS * $PER_BUILD") s of $COLD_CPU s)" "$CC, c$CCC, c$CCF"
+[[ $CPU_ONLY == 1 ]] || row "compiling's share of the main class's cold CPU ($COLD_BUILDS builds × that)" "≈ $(pct "$COLD_BUILDS * $PER_BUILD" "$COLD_CPU")% ($(calc "$COLD_BUILDS * $PER_BUILD") s of $COLD_CPU s)" "$CC, c$CCC, c$CCF"
 
 # 4. Speed on the clean class, builds warm: --jobs 1 and 2, the floor, and both again without
 # namespaces, $REPS times interleaved. The rows give medians (of the per-round ratios for ratios) and
 # ranges: on a virtual machine one run can be 10-20% off.
 say "speed: clean class of $SPEED_N, warm --force, $REPS rounds of --jobs 1, --jobs 2, the floor, rlimits-only 1 and 2"
 J1_WALLS=() J1_CPUS=() J1_OTHERS=() J2_WALLS=() J2_CPUS=() SPEEDUPS=() FLOOR_CPUS=() RATIOS=()
-RL1_CPUS=() RL_RATIOS=() RL_SPEEDUPS=() RL2_BUSY=()
+RL1_CPUS=() RL_RATIOS=() RL_SPEEDUPS=() RL2_BUSY=() FR_CPUS=() FR_RATIOS=()
+B_CPUS=() B_RATIOS=() BRL_CPUS=() BRL_RATIOS=()
 for round in $(seq "$REPS"); do
     batch jobs1 "$WORK/class-clean" "$WORK/out-jobs1" --jobs 1 --force
     J1_WALLS+=("$T_WALL") J1_CPUS+=("$T_CPU") J1_OTHERS+=("$T_OTHER")
@@ -492,20 +505,42 @@ for round in $(seq "$REPS"); do
         gcc -std=c17 -O2 -Wall -o "$WORK/floor" bench/floor.c
         "$WORK/floor" "$WORK/manifest.tsv" > /dev/null   # once to warm the page cache
     fi
-    batch jobs2 "$WORK/class-clean" "$WORK/out-jobs2" --jobs 2 --force
-    J2_WALLS+=("$T_WALL") J2_CPUS+=("$T_CPU") SPEEDUPS+=("$(calc "$J1_WALL / $T_WALL" 3)")
+    if [[ $CPU_ONLY == 0 ]]; then
+        batch jobs2 "$WORK/class-clean" "$WORK/out-jobs2" --jobs 2 --force
+        J2_WALLS+=("$T_WALL") J2_CPUS+=("$T_CPU") SPEEDUPS+=("$(calc "$J1_WALL / $T_WALL" 3)")
+    fi
+    # A fresh sandbox for every run (no sandbox kept per submission): the same grades, byte for byte.
+    batch fresh "$WORK/class-clean" "$WORK/out-fresh" --jobs 1 --force --fresh-sandboxes
+    FRESH_CPU=$T_CPU
+    cmp -s "$WORK/out-fresh/gradebook.csv" "$WORK/out-jobs1/gradebook.csv" \
+        || fail "--fresh-sandboxes graded the clean class differently from kept sandboxes: see $WORK/out-fresh (run with --keep)"
+    if [[ -n ${BEFORE:-} ]]; then
+        run_timed before "$BEFORE" batch "$WORK/class-clean" --assignment "$ASSIGNMENT" --out "$WORK/out-before" --cache-dir "$CACHE" --jobs 1 --force
+        B_CPU=$T_CPU
+        run_timed before-rlimits "$BEFORE" batch "$WORK/class-clean" --assignment "$ASSIGNMENT" --out "$WORK/out-before-rlimits" --cache-dir "$CACHE" --jobs 1 --force --containment rlimits-only --accept-readable-cases
+        B_RL_CPU=$T_CPU
+        cmp -s "$WORK/out-before/gradebook.csv" "$WORK/out-jobs1/gradebook.csv" \
+            || fail "BEFORE graded the clean class differently: see $WORK/out-before (run with --keep)"
+    fi
     "$WORK/floor" "$WORK/manifest.tsv" > "$WORK/logs/floor.out"
     eval "$(tr ' ' '\n' < "$WORK/logs/floor.out" | sed 's/^/FL_/')"
     FLOOR_CPU=$(calc "$FL_self_user + $FL_self_sys + $FL_children_user + $FL_children_sys" 3)
     FLOOR_CPUS+=("$FLOOR_CPU") RATIOS+=("$(calc "$J1_CPU / $FLOOR_CPU" 3)")
+    FR_CPUS+=("$FRESH_CPU") FR_RATIOS+=("$(calc "$FRESH_CPU / $FLOOR_CPU" 3)")
+    if [[ -n ${BEFORE:-} ]]; then
+        B_CPUS+=("$B_CPU") B_RATIOS+=("$(calc "$B_CPU / $FLOOR_CPU" 3)")
+        BRL_CPUS+=("$B_RL_CPU") BRL_RATIOS+=("$(calc "$B_RL_CPU / $FLOOR_CPU" 3)")
+    fi
     batch rlimits "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --containment rlimits-only --accept-readable-cases
     # The same grades, or the runs did not happen (a program that cannot start is a grader-error case).
     cmp -s "$WORK/out-rlimits/gradebook.csv" "$WORK/out-jobs1/gradebook.csv" \
         || fail "--containment rlimits-only graded the clean class differently from --jobs 1: see $WORK/out-rlimits (run with --keep)"
     RL1_WALL=$T_WALL
     RL1_CPUS+=("$T_CPU") RL_RATIOS+=("$(calc "$T_CPU / $FLOOR_CPU" 3)")
-    batch rlimits2 "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only --accept-readable-cases
-    RL_SPEEDUPS+=("$(calc "$RL1_WALL / $T_WALL" 3)") RL2_BUSY+=("$(calc "$T_CPU / $T_WALL" 3)")
+    if [[ $CPU_ONLY == 0 ]]; then
+        batch rlimits2 "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only --accept-readable-cases
+        RL_SPEEDUPS+=("$(calc "$RL1_WALL / $T_WALL" 3)") RL2_BUSY+=("$(calc "$T_CPU / $T_WALL" 3)")
+    fi
 done
 # median VALUES...: the middle value (the lower middle of an even count); spread VALUES...: "min-max".
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {printf "%.2f\n", v[int((NR + 1) / 2)]}'; }
@@ -518,24 +553,34 @@ cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits" --jobs 1 --force --cont
 cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only --accept-readable-cases)"; CRL2=$C
 J1_BUSY=() J2_BUSY=()
 for i in "${!J1_WALLS[@]}"; do
-    J1_BUSY+=("$(calc "${J1_CPUS[$i]} / ${J1_WALLS[$i]}" 2)") J2_BUSY+=("$(calc "${J2_CPUS[$i]} / ${J2_WALLS[$i]}" 2)")
+    J1_BUSY+=("$(calc "${J1_CPUS[$i]} / ${J1_WALLS[$i]}" 2)")
+    [[ $CPU_ONLY == 1 ]] || J2_BUSY+=("$(calc "${J2_CPUS[$i]} / ${J2_WALLS[$i]}" 2)")
 done
 row "clean class of $SPEED_N, warm --force, --jobs 1, wall" "$(of " s" "${J1_WALLS[@]}"); cores busy $(of "" "${J1_BUSY[@]}")" "$C1"
-row "clean class of $SPEED_N, warm --force, --jobs 2, wall" "$(of " s" "${J2_WALLS[@]}"); cores busy $(of "" "${J2_BUSY[@]}")" "$C2"
-row "speedup --jobs 1 → 2 ($(nproc) cores)" "$(of "×" "${SPEEDUPS[@]}") (target ≥ 1.8×)" "$C1, c$C2"
+if [[ $CPU_ONLY == 0 ]]; then
+    row "clean class of $SPEED_N, warm --force, --jobs 2, wall" "$(of " s" "${J2_WALLS[@]}"); cores busy $(of "" "${J2_BUSY[@]}")" "$C2"
+    row "speedup --jobs 1 → 2 ($(nproc) cores)" "$(of "×" "${SPEEDUPS[@]}") (target ≥ 1.8×)" "$C1, c$C2"
+fi
 
 # CPU per case: the grader against the floor, same executables and cases.
 row "grader CPU, clean class of $SPEED_N, --jobs 1 --force, warm ($J1_CASES runs)" "$(of " s" "${J1_CPUS[@]}") = $(calc "1000 * $(median "${J1_CPUS[@]}") / $J1_CASES" 2) ms per case (first round: user $J1_USER, sys $J1_SYS)" "$C1"
 row "floor CPU, the same $FL_cases runs (bench/floor.c: posix_spawn, pipes, byte compare)" "$(of " s" "${FLOOR_CPUS[@]}") = $(calc "1000 * $(median "${FLOOR_CPUS[@]}") / $FL_cases" 2) ms per case (last round: the programs themselves $(calc "$FL_children_user + $FL_children_sys" 3) s; $FL_exact byte-exact)" "$CF"
 row "grader CPU / floor CPU, each round's pair" "$(of "×" "${RATIOS[@]}") (target ≤ 1.25×)" "$C1, c$CF"
+cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-fresh" --jobs 1 --force --fresh-sandboxes)"; CFR=$C
+row "c$C1 with --fresh-sandboxes (a sandbox built for every run, none kept per submission; the same gradebook), CPU" "$(of " s" "${FR_CPUS[@]}") = $(calc "1000 * $(median "${FR_CPUS[@]}") / $J1_CASES" 2) ms per case; / floor, each round's pair: $(of "×" "${FR_RATIOS[@]}")" "$CFR, c$CF"
+if [[ -n ${BEFORE:-} ]]; then
+    row "c$C1 with BEFORE=$BEFORE (the same gradebook), CPU" "$(of " s" "${B_CPUS[@]}") = $(calc "1000 * $(median "${B_CPUS[@]}") / $J1_CASES" 2) ms per case; / floor: $(of "×" "${B_RATIOS[@]}")" "$C1, c$CF"
+    row "c$C1 with BEFORE=$BEFORE and --containment rlimits-only, CPU" "$(of " s" "${BRL_CPUS[@]}") = $(calc "1000 * $(median "${BRL_CPUS[@]}") / $J1_CASES" 2) ms per case; / floor: $(of "×" "${BRL_RATIOS[@]}")" "$CRL, c$CF"
+fi
 row "CPU outside the grader's account while c$C1 ran (kernel threads: namespace and cgroup teardown; anything else running)" "$(of " s" "${J1_OTHERS[@]}")" "$C1"
 batch noop "$WORK/class-clean" "$WORK/out-jobs1" --jobs 1
 NOOP_CPU=$T_CPU
 cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-jobs1" --jobs 1)   # again, after c$C1"
 row "grader CPU of a re-run grading nothing (roster, records, class files)" "$NOOP_CPU s" "$C"
 row "c$C1 with --containment rlimits-only (no namespaces, no cgroups; the same gradebook), CPU" "$(of " s" "${RL1_CPUS[@]}") = $(calc "1000 * $(median "${RL1_CPUS[@]}") / $J1_CASES" 2) ms per case; / floor, each round's pair: $(of "×" "${RL_RATIOS[@]}")" "$CRL, c$CF"
-row "speedup --jobs 1 → 2 with --containment rlimits-only" "$(of "×" "${RL_SPEEDUPS[@]}"); --jobs 2 cores busy $(of "" "${RL2_BUSY[@]}")" "$CRL, c$CRL2"
+[[ $CPU_ONLY == 1 ]] || row "speedup --jobs 1 → 2 with --containment rlimits-only" "$(of "×" "${RL_SPEEDUPS[@]}"); --jobs 2 cores busy $(of "" "${RL2_BUSY[@]}")" "$CRL, c$CRL2"
 
+if [[ $CPU_ONLY == 0 ]]; then
 # 5. Peak memory.
 CACHE=$WORK/cache
 say "peak memory: $MEM_N students (the clean class's contents and a few hostile, builds warm)"
@@ -549,6 +594,8 @@ row "peak RSS, $MEM_N students (builds warm, every case run; $MEM_HOSTILE of the
 row "  of the grader process alone (its VmHWM, polled every 0.1 s)" "$(calc "$MEM_HWM / 1024") MB" "$C"
 row "peak RSS, cold class of $STUDENTS (%M: the grader or its largest child, gcc included)" "$(calc "$COLD_RSS / 1024") MB (grader process alone $(calc "$COLD_HWM / 1024") MB)" "$CC"
 
+fi
+
 # ---------------------------------------------------------------------------------------------------
 echo "## grader batch bench ($(date -u +%Y-%m-%dT%H:%MZ), $SECONDS s)"
 echo
@@ -556,7 +603,7 @@ echo "- machine: $(nproc) CPUs ($CPU_MODEL), $MEM_GB GiB memory, Linux $(uname -
 echo "- grader: $COMMIT, containment: ${CONTAINMENT:-unknown}"
 echo "- assignment: $ASSIGNMENT ($CASES_PER cases; recipes driver and game)"
 echo "- class of $STUDENTS: $(py describe "$WORK/plan.json")"
-echo "- its statuses (cold): $COLD_STATUS"
+[[ $CPU_ONLY == 1 ]] || echo "- its statuses (cold): $COLD_STATUS"
 echo "- clean class of $SPEED_N: the class's contents without loopers, hostile programs, stub-functions and does-not-compile, new ids and layouts; memory class of $MEM_N: the same plus the class's segfault and printing-loop every 50"
 if [[ ${#BUSY_RUNS[@]} -gt 0 ]]; then
     echo "- note: the machine did notable work outside the grader's account during: $(IFS=';'; echo "${BUSY_RUNS[*]}")"

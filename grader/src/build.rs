@@ -612,6 +612,8 @@ fn compile(
             limits: &recipe.limits,
             mounts: &mounts,
             containment,
+            // A compiler's folder is its own: its sandbox serves no other run.
+            keep: None,
         };
         let outcome =
             run::run(&request).map_err(|source| BuildError::Spawn { command: command.join(" "), source })?;

@@ -215,6 +215,9 @@ pub fn grade_submission(
         }
     }
 
+    // The sandboxes of this submission's runs: kept between its runs and reset after each, never
+    // lent to another submission (see `run::KeptSandboxes`); they end with this grading.
+    let keep = run::sandbox_reuse().then(run::KeptSandboxes::new);
     let probe = match &assignment.probe {
         Some(probe) => {
             let recipe = &assignment.builds[&probe.build];
@@ -223,7 +226,7 @@ pub fn grade_submission(
                     build::build(assignment, recipe, submission, &options.cache, options.containment)?;
                 builds.insert(&probe.build, build);
             }
-            Some(run_probe(probe, &builds[probe.build.as_str()], options.containment))
+            Some(run_probe(probe, &builds[probe.build.as_str()], options.containment, keep.as_ref()))
         }
         None => None,
     };
@@ -233,7 +236,7 @@ pub fn grade_submission(
     // that sleeps gives its slot back, so a sleeping submission does not keep the cores idle.
     let work: Vec<_> = cases.iter().zip(&expectations).zip(&points).collect();
     let grade_one = |&((case, expected), &max_score): &((&&Case, &Expectation), &f64)| {
-        run_case(assignment, case, expected, &builds[case.build.as_str()], max_score, options)
+        run_case(assignment, case, expected, &builds[case.build.as_str()], max_score, options, keep.as_ref())
     };
     // Without namespaces the runs of one submission share the machine's world-writable places and
     // network: there its hidden cases run only once every visible one has ended, so that nothing a
@@ -374,7 +377,12 @@ pub fn check_cases_unreadable(cases: &[&Case], containment: Containment) -> Resu
 
 /// Runs the assignment's probe once with the assignment's limits; never fails: a failure is said in
 /// the probe's report.
-fn run_probe(probe: &Probe, build: &Build, containment: Containment) -> ProbeReport {
+fn run_probe(
+    probe: &Probe,
+    build: &Build,
+    containment: Containment,
+    keep: Option<&run::KeptSandboxes>,
+) -> ProbeReport {
     let mut report = ProbeReport { title: probe.title.clone(), lines: Vec::new(), failure: None };
     if !build.ok {
         report.failure = Some(format!("the `{}` build failed", build.recipe));
@@ -388,6 +396,7 @@ fn run_probe(probe: &Probe, build: &Build, containment: Containment) -> ProbeRep
         limits: &probe.limits,
         mounts: &build.run_mounts,
         containment,
+        keep,
     };
     match run::run(&request) {
         Ok(outcome) => {
@@ -416,6 +425,7 @@ fn run_case(
     build: &Build,
     max_score: f64,
     options: &GradeOptions,
+    keep: Option<&run::KeptSandboxes>,
 ) -> CaseReport {
     let containment = options.containment;
     // Without namespaces, a hidden case's run never overlaps a run whose output a student may see,
@@ -481,6 +491,7 @@ fn run_case(
         limits: &limits,
         mounts: &build.run_mounts,
         containment,
+        keep,
     };
     let outcome = match run::run(&request) {
         Ok(outcome) => outcome,

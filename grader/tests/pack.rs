@@ -550,6 +550,7 @@ fn without_namespaces_a_root_autograders_programs_cannot_read_the_cases_but_comp
             limits: &grader::run::Limits::default(),
             mounts: &[],
             containment: grader::run::Containment::RlimitsOnly,
+            keep: None,
         };
         grader::run::run(&request).unwrap()
     };

@@ -54,6 +54,11 @@ pub struct Cli {
     #[arg(long, global = true)]
     accept_readable_cases: bool,
 
+    /// Build a fresh sandbox for every run, instead of one per build of a submission that is reset
+    /// between its runs (the default; the sandbox section of the README says what is reset).
+    #[arg(long, global = true)]
+    fresh_sandboxes: bool,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -335,6 +340,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
     }
     let cases = cases_root(cli.cases.as_deref())?;
     let level = || containment(cli.containment, cli.require_containment);
+    crate::run::set_sandbox_reuse(!cli.fresh_sandboxes);
     match cli.command {
         Command::Doctor => doctor(),
         Command::Grade {

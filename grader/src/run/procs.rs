@@ -67,6 +67,12 @@ impl RunQueueWaits {
         RunQueueWaits { waited: HashMap::new(), cpu: Duration::ZERO, at }
     }
 
+    /// Nothing waited at `at`, when /proc counted `cpu` for the run's top process that is not the
+    /// run's (see `Running::reaped_before`).
+    pub(super) fn none_but(at: Instant, cpu: Duration) -> RunQueueWaits {
+        RunQueueWaits { cpu, ..RunQueueWaits::none_at(at) }
+    }
+
     /// The threads of the run whose top process is `top` (see [`run_processes`]), now. No waits
     /// where the kernel keeps no scheduler statistics (`/proc/<pid>/schedstat`).
     pub(super) fn read(top: libc::pid_t, sandboxed: bool) -> RunQueueWaits {

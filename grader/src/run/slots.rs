@@ -141,8 +141,10 @@ pub struct IdleWatch {
 
 impl IdleWatch {
     /// Watches the run whose top process (a sandbox's PID 1, or the program) is `pid`.
-    pub fn new(pid: libc::pid_t, sandboxed: bool) -> IdleWatch {
-        IdleWatch { pid, sandboxed, since: Instant::now(), cpu_at_start: Duration::ZERO }
+    /// `not_its_own`: CPU time /proc counts for the top process that is not the run's (see
+    /// `Running::reaped_before`).
+    pub fn new(pid: libc::pid_t, sandboxed: bool, not_its_own: Duration) -> IdleWatch {
+        IdleWatch { pid, sandboxed, since: Instant::now(), cpu_at_start: not_its_own }
     }
 
     /// True once the run has used less than [`IDLE_SHARE`] of a core over [`IDLE_WINDOW`].
@@ -183,7 +185,7 @@ mod tests {
     }
 
     fn idle_after_a_window(child: &Child) -> bool {
-        let mut watch = IdleWatch::new(child.id() as libc::pid_t, false);
+        let mut watch = IdleWatch::new(child.id() as libc::pid_t, false, Duration::ZERO);
         std::thread::sleep(IDLE_WINDOW + Duration::from_millis(300));
         watch.is_idle()
     }

@@ -15,9 +15,13 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::cgroup::RunCgroup;
+use super::exec::pipe;
 use super::exec::ExecImage;
 use super::group;
-use super::sandbox::{self, Containment, LaunchOwner, Mount, Plan, ProgramEnd};
+use super::sandbox::{
+    self, Containment, Keeper, KeptSandbox, KeptSandboxes, Key, LaunchOwner, Mount, Plan, ProgramEnd,
+    ProgramStart,
+};
 use super::users::{give_to, RunUser, Snapshot};
 use super::workdir::Workdir;
 use super::{Limits, Rlimits, RunError};
@@ -48,8 +52,26 @@ pub struct SpawnRequest<'a> {
 enum Backend {
     /// A namespace sandbox: `pid` is its PID 1, which shares our memory and reads `launch`.
     Sandbox { status: Option<File>, cgroup: Option<RunCgroup>, launch: Option<LaunchOwner> },
+    /// A run in a kept sandbox: `pid` is its PID 1, which outlives the run (see [`KeptRun`]).
+    Kept(KeptRun),
     /// A process group led by `pid`.
     Group,
+}
+
+/// A run in a sandbox kept for its submission's runs.
+struct KeptRun {
+    /// The run's status pipe: the program's end (then PID 1 closes it).
+    status: Option<File>,
+    cgroup: Option<RunCgroup>,
+    /// The sandbox, back to its keeper once the run has ended normally.
+    sandbox: Option<KeptSandbox>,
+    keeper: std::sync::Arc<Keeper>,
+    /// What PID 1 reads to start the program: kept until the end is reported or PID 1 is reaped.
+    program: Option<Box<ProgramStart>>,
+    /// The grader killed PID 1 (a limit): the sandbox is not reused.
+    spoiled: std::cell::Cell<bool>,
+    /// CPU time of what PID 1 had reaped before this run.
+    reaped_before: Duration,
 }
 
 /// A started program. Dropping it kills every process of the run and reaps it.
@@ -152,6 +174,15 @@ pub fn spawn(request: &SpawnRequest) -> Result<Running, RunError> {
 ///
 /// As [`spawn`]'s.
 pub fn spawn_admitted(request: &SpawnRequest, admit: &mut dyn FnMut()) -> Result<Running, RunError> {
+    spawn_kept_or_admitted(request, None, admit)
+}
+
+/// [`spawn_admitted`], in a sandbox of `keep`'s when the run may have one (see `sandbox::kept`).
+pub(super) fn spawn_kept_or_admitted(
+    request: &SpawnRequest,
+    keep: Option<&KeptSandboxes>,
+    admit: &mut dyn FnMut(),
+) -> Result<Running, RunError> {
     let (program, _) = request.argv.split_first().ok_or(RunError::EmptyArgv)?;
     let program = Path::new(program);
     if !program.is_absolute() {
@@ -191,7 +222,70 @@ pub fn spawn_admitted(request: &SpawnRequest, admit: &mut dyn FnMut()) -> Result
             }
         }
     }
-    spawn_in_sandbox(request, request.containment == Containment::Full, admit).map_err(spawn_error)
+    let with_cgroup = request.containment == Containment::Full;
+    if let (Some(keep), Some(key)) = (keep, Key::of(request.limits, request.mounts, with_cgroup)) {
+        // Where no kept sandbox can be built (a kernel without a /proc option it needs), the run
+        // gets a sandbox of its own.
+        if let Ok(sandbox) = keep.keeper.ready_sandbox(&key) {
+            return spawn_in_kept_sandbox(request, sandbox, &keep.keeper, &key, admit).map_err(spawn_error);
+        }
+    }
+    spawn_in_sandbox(request, with_cgroup, admit).map_err(spawn_error)
+}
+
+fn spawn_in_kept_sandbox(
+    request: &SpawnRequest,
+    mut sandbox: KeptSandbox,
+    keeper: &std::sync::Arc<Keeper>,
+    key: &Key,
+    admit: &mut dyn FnMut(),
+) -> io::Result<Running> {
+    let mut reaped_before = sandbox.reaped_before();
+    let cgroup = sandbox::run_cgroup(request.limits, key.with_cgroup())?;
+    let (stdin_r, stdin_w) = pipe()?;
+    let (stdout_r, stdout_w) = pipe()?;
+    let (stderr_r, stderr_w) = pipe()?;
+    let (status_r, status_w) = pipe()?;
+    let cgroup_fds = cgroup.as_ref().map(RunCgroup::procs_fds).unwrap_or_default();
+    let env = environment(request.env, Path::new(sandbox::INSIDE_WORKDIR));
+    let mut program =
+        Box::new(ProgramStart::new(request.argv, &env, request.limits, key.with_cgroup(), cgroup_fds.len())?);
+    // The program gets this thread's signal mask, as in a sandbox of its own.
+    // SAFETY: a null new set only reads the mask into `program.mask`.
+    unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, std::ptr::null(), &mut program.mask) };
+    let mut fds = vec![stdin_r.as_raw_fd(), stdout_w.as_raw_fd(), stderr_w.as_raw_fd(), status_w.as_raw_fd()];
+    fds.extend(&cgroup_fds);
+    admit();
+    // A sandbox that could not take its order is dropped: killed, never reused; a new one takes it.
+    if sandbox.order(&program, &fds).is_err() {
+        drop(sandbox);
+        sandbox = keeper.ready_sandbox(key)?;
+        reaped_before = sandbox.reaped_before();
+        sandbox.order(&program, &fds)?;
+    }
+    let started = Instant::now();
+    drop((stdin_r, stdout_w, stderr_w, status_w));
+    let pidfd = status_r.try_clone()?;
+    Ok(Running {
+        pid: sandbox.pid(),
+        pidfd,
+        backend: Backend::Kept(KeptRun {
+            status: Some(File::from(status_r)),
+            cgroup,
+            sandbox: Some(sandbox),
+            keeper: keeper.clone(),
+            program: Some(program),
+            spoiled: std::cell::Cell::new(false),
+            reaped_before,
+        }),
+        reaped: false,
+        stdin: Some(File::from(stdin_w)),
+        stdout: Some(File::from(stdout_r)),
+        stderr: Some(File::from(stderr_r)),
+        started,
+        cpu_limit: request.limits.cpu,
+        leased: None,
+    })
 }
 
 fn spawn_in_sandbox(
@@ -200,8 +294,8 @@ fn spawn_in_sandbox(
     admit: &mut dyn FnMut(),
 ) -> io::Result<Running> {
     let env = environment(request.env, Path::new(sandbox::INSIDE_WORKDIR));
-    let plan = Plan::new(request.argv, &env, request.limits, request.mounts, with_cgroup)?;
-    let mut spawned = sandbox::spawn(plan, request.limits, with_cgroup)?;
+    let plan = Plan::new(request.limits, request.mounts, with_cgroup, false)?;
+    let mut spawned = sandbox::spawn(plan, request.argv, &env, request.limits, with_cgroup)?;
     spawned.start(admit)?;
     let started = Instant::now();
     let pidfd = pidfd_open_or_reap(spawned.pid)?;
@@ -266,7 +360,25 @@ impl Running {
 
     /// True for a namespace sandbox.
     pub fn is_sandboxed(&self) -> bool {
-        matches!(self.backend, Backend::Sandbox { .. })
+        matches!(self.backend, Backend::Sandbox { .. } | Backend::Kept(_))
+    }
+
+    /// CPU time that `/proc` counts for the run's top process but that is not the run's: what a
+    /// kept sandbox's PID 1 reaped in the runs before.
+    pub(super) fn reaped_before(&self) -> Duration {
+        match &self.backend {
+            Backend::Kept(run) => run.reaped_before,
+            _ => Duration::ZERO,
+        }
+    }
+
+    /// The run's cgroup, if it has one.
+    fn cgroup(&self) -> Option<&RunCgroup> {
+        match &self.backend {
+            Backend::Sandbox { cgroup, .. } => cgroup.as_ref(),
+            Backend::Kept(run) => run.cgroup.as_ref(),
+            Backend::Group => None,
+        }
     }
 
     /// When the program was started.
@@ -281,12 +393,12 @@ impl Running {
 
     /// True when the run's cgroup saw a process fail to start at the process limit.
     pub(super) fn hit_process_limit(&self) -> bool {
-        matches!(&self.backend, Backend::Sandbox { cgroup: Some(cg), .. } if cg.processes_exhausted())
+        self.cgroup().is_some_and(RunCgroup::processes_exhausted)
     }
 
     /// True when the run's cgroup killed a process for memory.
     pub(super) fn hit_memory_limit(&self) -> bool {
-        matches!(&self.backend, Backend::Sandbox { cgroup: Some(cg), .. } if cg.memory_exhausted())
+        self.cgroup().is_some_and(RunCgroup::memory_exhausted)
     }
 
     /// Kills every process of the run (a no-op once it has been reaped).
@@ -297,8 +409,17 @@ impl Running {
         // SAFETY: kill has no memory-safety preconditions. The pid (and so the group id) cannot be
         // reused before we reap it, which has not happened yet.
         unsafe {
-            match self.backend {
+            match &self.backend {
                 Backend::Sandbox { .. } => libc::kill(self.pid, libc::SIGKILL),
+                // PID 1 kills the rest of a run that has ended; one stopped before is stopped with
+                // its sandbox, which then serves no other run.
+                Backend::Kept(run) => {
+                    if self.has_ended() {
+                        return;
+                    }
+                    run.spoiled.set(true);
+                    libc::kill(self.pid, libc::SIGKILL)
+                }
                 Backend::Group => libc::kill(-self.pid, libc::SIGKILL),
             };
         }
@@ -317,6 +438,7 @@ impl Running {
     pub fn end_report_fd(&self) -> Option<RawFd> {
         match &self.backend {
             Backend::Sandbox { status: Some(status), .. } => Some(status.as_raw_fd()),
+            Backend::Kept(KeptRun { status: Some(status), .. }) => Some(status.as_raw_fd()),
             _ => None,
         }
     }
@@ -351,6 +473,9 @@ impl Running {
             }
         }
         let at = Instant::now();
+        if matches!(self.backend, Backend::Kept(_)) {
+            return self.end_kept_run(at);
+        }
         // Background children of a group must neither survive nor hold the pipes open; a sandbox's
         // PID 1 took its namespace with it.
         self.kill();
@@ -380,6 +505,7 @@ impl Running {
                 peak_memory_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),
                 at,
             }),
+            Backend::Kept(_) => Err(RunError::Wait { pid: self.pid, source: io::Error::other("a kept run") }),
             Backend::Sandbox { status: pipe, .. } => {
                 let end = match pipe.take() {
                     Some(pipe) => {
@@ -407,6 +533,35 @@ impl Running {
     }
 }
 
+impl Running {
+    /// The end of a run in a kept sandbox, once its status pipe is readable: the record PID 1 wrote,
+    /// then the sandbox back to its keeper, or killed when the grader stopped the run or anything
+    /// failed.
+    fn end_kept_run(&mut self, at: Instant) -> Result<Ended, RunError> {
+        let Backend::Kept(run) = &mut self.backend else { unreachable!("a kept run") };
+        self.reaped = true;
+        let end = run.status.take().map(sandbox::read_status).transpose().map(Option::flatten);
+        // Without the end's record PID 1 is gone, or about to be: its sandbox with it.
+        let keep = !run.spoiled.get() && matches!(end, Ok(Some(_)));
+        match run.sandbox.take() {
+            Some(sandbox) if keep => run.keeper.put_back(sandbox),
+            // Dropped: PID 1 killed and reaped, before the program it may still read is freed.
+            sandbox => drop(sandbox),
+        }
+        drop(run.program.take());
+        let end = end.map_err(|source| RunError::Sandbox { source })?;
+        Ok(match end {
+            Some(ProgramEnd { status, user_micros, system_micros, max_rss_kb }) => Ended {
+                status: Some(status),
+                cpu_time: Duration::from_micros(user_micros.saturating_add(system_micros)),
+                peak_memory_kb: max_rss_kb,
+                at,
+            },
+            None => Ended { status: None, cpu_time: Duration::ZERO, peak_memory_kb: 0, at },
+        })
+    }
+}
+
 impl Drop for Running {
     fn drop(&mut self) {
         if !self.reaped {
@@ -417,6 +572,11 @@ impl Drop for Running {
             // A PID 1 that survived SIGKILL may still read its launch, in our memory: it stays.
             if let Backend::Sandbox { launch, .. } = &mut self.backend {
                 std::mem::forget(launch.take());
+            }
+            // The same for a kept sandbox's PID 1 and the program it may read.
+            if let Backend::Kept(run) = &mut self.backend {
+                std::mem::forget(run.sandbox.take());
+                std::mem::forget(run.program.take());
             }
             // A program that survived may still write in its folder and hold its user: they stay
             // out of use.

@@ -1,0 +1,292 @@
+//! Sandboxes kept for the runs of one student's submission and reset between them: the grader's side
+//! (PID 1's is `serve`).
+//!
+//! A fresh sandbox per run costs the kernel several times what the run's program does (a copy of
+//! the host's mounts, six namespaces made and torn down). A kept sandbox is built once per build of
+//! a submission and serves its runs one at a time; PID 1 resets it after each (see `serve`), and the
+//! grader hands it the next run only once PID 1 has said the reset is complete. A sandbox whose run
+//! the grader had to stop (a time or output limit), whose reset failed or did not end within
+//! [`KILL_GRACE`], or that saw any error is killed, never reused. Sandboxes are never shared between
+//! two submissions: [`KeptSandboxes`] belongs to one grading and ends its sandboxes with it.
+
+use std::os::fd::{AsFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex, OnceLock, PoisonError};
+use std::time::Duration;
+
+use super::*;
+use crate::run::KILL_GRACE;
+
+/// Whether gradings keep sandboxes for their runs (see [`set_sandbox_reuse`]).
+static REUSE: AtomicBool = AtomicBool::new(true);
+
+/// Makes gradings keep a sandbox per build of a submission and reset it between runs (`true`, the
+/// default), or build a fresh one for every run (`false`, `--fresh-sandboxes`).
+pub fn set_sandbox_reuse(reuse: bool) {
+    REUSE.store(reuse, Ordering::Relaxed);
+}
+
+/// Whether gradings keep sandboxes for their runs.
+pub fn sandbox_reuse() -> bool {
+    REUSE.load(Ordering::Relaxed)
+}
+
+/// The sandboxes kept for the runs of one submission: made for one grading, never given to another;
+/// those not in use end when it is dropped.
+#[derive(Default)]
+pub struct KeptSandboxes {
+    pub(in crate::run) keeper: Arc<Keeper>,
+}
+
+impl std::fmt::Debug for KeptSandboxes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeptSandboxes").field("built", &self.built()).finish_non_exhaustive()
+    }
+}
+
+impl KeptSandboxes {
+    /// None yet.
+    pub fn new() -> KeptSandboxes {
+        KeptSandboxes::default()
+    }
+
+    /// How many sandboxes were built for this submission's runs (each serves many, one at a time).
+    pub fn built(&self) -> usize {
+        self.keeper.built.load(Ordering::Relaxed)
+    }
+}
+
+/// The idle sandboxes of one submission, ready or being reset.
+#[derive(Default)]
+pub(in crate::run) struct Keeper {
+    idle: Mutex<Vec<KeptSandbox>>,
+    built: AtomicUsize,
+}
+
+impl Keeper {
+    /// A sandbox ready for a run with `key`: an idle one whose reset completes in time, else a new
+    /// one.
+    pub(in crate::run) fn ready_sandbox(&self, key: &Key) -> io::Result<KeptSandbox> {
+        loop {
+            let idle = {
+                let mut idle = self.idle.lock().unwrap_or_else(PoisonError::into_inner);
+                let at = idle.iter().position(|sandbox| sandbox.key == *key);
+                at.map(|at| idle.swap_remove(at))
+            };
+            let Some(mut sandbox) = idle else { break };
+            // A reset that fails or hangs: that sandbox ends (dropped), another is tried.
+            if sandbox.await_ready(Some(KILL_GRACE)).is_ok() {
+                return Ok(sandbox);
+            }
+        }
+        let mut sandbox = KeptSandbox::start_by_maker(key.clone())?;
+        self.built.fetch_add(1, Ordering::Relaxed);
+        sandbox.await_ready(None)?;
+        Ok(sandbox)
+    }
+
+    /// Keeps `sandbox`, whose run ended normally, for a later run; PID 1 is resetting it.
+    pub(in crate::run) fn put_back(&self, sandbox: KeptSandbox) {
+        self.idle.lock().unwrap_or_else(PoisonError::into_inner).push(sandbox);
+    }
+}
+
+/// What a kept sandbox was built for: runs with other mounts or limits get another.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(in crate::run) struct Key {
+    mounts: Vec<Mount>,
+    disk_bytes: u64,
+    memory_bytes: u64,
+    with_cgroup: bool,
+}
+
+impl Key {
+    /// The key of a run; `None` for a run that must have a sandbox of its own: a compiler (its
+    /// writable build folder is not reset), or a run shown a folder below a writable place (a
+    /// build cache in `/tmp`), which the new tmpfs of a reset would cover.
+    pub(in crate::run) fn of(limits: &Limits, mounts: &[Mount], with_cgroup: bool) -> Option<Key> {
+        let below_writable = |mount: &Mount| {
+            SCRATCH_PLACES
+                .iter()
+                .any(|(_, at, _)| mount.path.starts_with(std::ffi::OsStr::from_bytes(at.to_bytes())))
+        };
+        if mounts.iter().any(|mount| mount.writable || below_writable(mount)) {
+            return None;
+        }
+        let (disk_bytes, memory_bytes) = (limits.disk_bytes, limits.memory_bytes);
+        Some(Key { mounts: mounts.to_vec(), disk_bytes, memory_bytes, with_cgroup })
+    }
+
+    /// Whether its runs have a cgroup each.
+    pub(in crate::run) fn with_cgroup(&self) -> bool {
+        self.with_cgroup
+    }
+}
+
+/// A sandbox kept for runs: PID 1, its control socket, and what PID 1 reads while it lives.
+pub(in crate::run) struct KeptSandbox {
+    key: Key,
+    pid: libc::pid_t,
+    control: OwnedFd,
+    /// CPU time of every process PID 1 reaped before the coming run, once it said it is ready.
+    reaped: Option<Duration>,
+    launch: Option<LaunchOwner>,
+}
+
+// SAFETY: the launch is reached by PID 1 through its own pointer and by no thread of the grader;
+// the sandbox moves between the grader's threads as a whole, used by one at a time.
+unsafe impl Send for KeptSandbox {}
+
+/// A request to the thread that builds kept sandboxes, and where its answer goes.
+type BuildRequest = (Key, mpsc::Sender<io::Result<KeptSandbox>>);
+
+impl KeptSandbox {
+    /// Builds a sandbox on the one thread that builds them all, which lives as long as the grader:
+    /// PID 1 dies with the thread that cloned it (`PR_SET_PDEATHSIG`), and a grading's threads end
+    /// before the sandboxes they made are done with.
+    fn start_by_maker(key: Key) -> io::Result<KeptSandbox> {
+        static MAKER: OnceLock<io::Result<mpsc::Sender<BuildRequest>>> = OnceLock::new();
+        let maker = MAKER.get_or_init(|| {
+            let (requests, incoming) = mpsc::channel::<BuildRequest>();
+            std::thread::Builder::new().name("sandbox-maker".into()).spawn(move || {
+                for (key, answer) in incoming {
+                    let _ = answer.send(KeptSandbox::start(key));
+                }
+            })?;
+            Ok(requests)
+        });
+        let maker = maker.as_ref().map_err(|error| io::Error::new(error.kind(), error.to_string()))?;
+        let (answer, answered) = mpsc::channel();
+        let gone = || io::Error::other("sandbox: the thread that builds kept sandboxes is gone");
+        maker.send((key, answer)).map_err(|_| gone())?;
+        answered.recv().map_err(|_| gone())?
+    }
+
+    /// Builds a sandbox for runs with `key` (it says when it is ready; see [`Self::await_ready`]).
+    fn start(key: Key) -> io::Result<KeptSandbox> {
+        let limits =
+            Limits { disk_bytes: key.disk_bytes, memory_bytes: key.memory_bytes, ..Limits::default() };
+        let plan = Plan::new(&limits, &key.mounts, key.with_cgroup, true)?;
+        let (control, theirs) = socket_pair()?;
+        let null = File::options().read(true).write(true).open("/dev/null")?;
+        let (n, c) = (null.as_raw_fd(), theirs.as_raw_fd());
+        // 0-2 /dev/null until a run's stdio, 3 and 4 the control socket (3 becomes a run's status
+        // pipe while it runs).
+        let (pid, launch) = clone_init(plan, vec![n, n, n, c, c], None)?;
+        drop((null, theirs));
+        let sandbox = KeptSandbox { key, pid, control, reaped: None, launch: Some(launch) };
+        write_id_maps(pid).and_then(|()| send(&sandbox.control, b"go", &[]))?;
+        Ok(sandbox)
+    }
+
+    /// Host pid of PID 1.
+    pub(in crate::run) fn pid(&self) -> libc::pid_t {
+        self.pid
+    }
+
+    /// The CPU time of what PID 1 reaped before the current run (zero before it says it is ready).
+    pub(in crate::run) fn reaped_before(&self) -> Duration {
+        self.reaped.unwrap_or_default()
+    }
+
+    /// Waits (at most `within`) until PID 1 says the sandbox is built or reset.
+    fn await_ready(&mut self, within: Option<Duration>) -> io::Result<()> {
+        if self.reaped.is_some() {
+            return Ok(());
+        }
+        let millis = within.map_or(-1, |d| d.as_millis().min(i32::MAX as u128) as libc::c_int);
+        let mut poll = libc::pollfd { fd: self.control.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+        loop {
+            // SAFETY: one valid pollfd.
+            let ready = unsafe { libc::poll(&mut poll, 1, millis) };
+            if ready > 0 {
+                break;
+            }
+            if ready == 0 {
+                return Err(io::Error::new(io::ErrorKind::TimedOut, "sandbox: its reset did not end"));
+            }
+            let error = io::Error::last_os_error();
+            if error.kind() != io::ErrorKind::Interrupted {
+                return Err(error);
+            }
+        }
+        let mut record = [0u8; 16];
+        // SAFETY: `record` is valid for writes of its length.
+        let n = unsafe { libc::recv(self.control.as_raw_fd(), record.as_mut_ptr().cast(), record.len(), 0) };
+        let n = usize::try_from(n).map_err(|_| io::Error::last_os_error())?;
+        match &record[..n] {
+            [] => Err(io::Error::other("sandbox: PID 1 ended while it built the root")),
+            [RECORD_READY, micros @ ..] if micros.len() == 8 => {
+                let micros = u64::from_le_bytes(micros.try_into().unwrap_or_default());
+                self.reaped = Some(Duration::from_micros(micros));
+                Ok(())
+            }
+            bytes => {
+                parse_records(bytes)?;
+                Err(io::Error::other("sandbox: garbled status record"))
+            }
+        }
+    }
+
+    /// Hands PID 1 a run: `program` (which must stay in place until the run's end is reported or
+    /// PID 1 is reaped) and its descriptors, in the order PID 1 puts them (see `serve`).
+    pub(in crate::run) fn order(&mut self, program: &ProgramStart, fds: &[RawFd]) -> io::Result<()> {
+        self.reaped = None;
+        let address = (program as *const ProgramStart as usize as u64).to_le_bytes();
+        send(&self.control, &address, fds)
+    }
+}
+
+impl Drop for KeptSandbox {
+    fn drop(&mut self) {
+        // Killing PID 1 ends every process of the sandbox; its launch is freed once it is reaped.
+        kill_and_reap(self.pid);
+        drop(self.launch.take());
+    }
+}
+
+/// A connected pair of `SOCK_SEQPACKET` sockets: records keep their bounds and carry descriptors.
+fn socket_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: `fds` is valid for two descriptors.
+    let rc = unsafe {
+        libc::socketpair(libc::AF_UNIX, libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC, 0, fds.as_mut_ptr())
+    };
+    if rc != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: two fresh descriptors that nothing else owns.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// Sends one record with `fds` attached (`SCM_RIGHTS`).
+fn send(socket: &impl AsFd, bytes: &[u8], fds: &[RawFd]) -> io::Result<()> {
+    let mut iov = libc::iovec { iov_base: bytes.as_ptr().cast_mut().cast(), iov_len: bytes.len() };
+    let mut control = [0u64; 16];
+    // SAFETY: a zeroed msghdr is valid; the buffers outlive the call; CMSG_* stay within `control`,
+    // which has room for MOST_KEPT_FDS descriptors.
+    unsafe {
+        let mut message: libc::msghdr = std::mem::zeroed();
+        message.msg_iov = &mut iov;
+        message.msg_iovlen = 1;
+        if !fds.is_empty() {
+            if fds.len() > MOST_KEPT_FDS {
+                return Err(io::Error::other("sandbox: too many descriptors for one run"));
+            }
+            let length = std::mem::size_of_val(fds) as libc::c_uint;
+            message.msg_control = control.as_mut_ptr().cast();
+            message.msg_controllen = libc::CMSG_SPACE(length) as _;
+            let header = libc::CMSG_FIRSTHDR(&message);
+            (*header).cmsg_level = libc::SOL_SOCKET;
+            (*header).cmsg_type = libc::SCM_RIGHTS;
+            (*header).cmsg_len = libc::CMSG_LEN(length) as _;
+            std::ptr::copy_nonoverlapping(fds.as_ptr(), libc::CMSG_DATA(header).cast::<RawFd>(), fds.len());
+        }
+        let sent = libc::sendmsg(socket.as_fd().as_raw_fd(), &message, libc::MSG_NOSIGNAL);
+        if sent != bytes.len() as isize {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
