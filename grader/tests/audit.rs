@@ -436,3 +436,30 @@ fn every_equivalent_mark_in_the_cases_readmes_names_a_mutant_of_the_correct_fixt
         }
     }
 }
+
+#[test]
+fn a_case_that_waits_past_the_audits_limit_runs_again_under_its_own_and_a_loop_does_not_need_to() {
+    let root = tempfile::tempdir().unwrap();
+    let (cases, fixture) = tiny(root.path(), None);
+    let mutants = root.path().join("mutants");
+    std::fs::create_dir_all(&mutants).unwrap();
+    // Sleeps 1.5 s, past the audit's 1 s and well within the cases' own 10 s, then answers right: as
+    // a busy machine would make it wait. Graded under the cases' own limits, it is no defect.
+    let sleeper = TWICE.replace("    return x * 2;", "    usleep(1500000);\n    return x * 2;");
+    std::fs::write(mutants.join("twice.mutant.0.c"), format!("#include <unistd.h>\n{sleeper}")).unwrap();
+    // Spins for ever: killed at the audit's limit.
+    let spinner = TWICE.replace("    return x * 2;", "    for (;;) {\n    }\n    return x * 2;");
+    std::fs::write(mutants.join("twice.mutant.1.c"), spinner).unwrap();
+    let assignment = grader::load::load_assignment(&cases, "tiny").unwrap();
+    let mut options = options(&fixture, &root.path().join("cache"));
+    options.mutant_files = Some(mutants);
+    let report = audit(&assignment, &options).unwrap();
+    let status_of =
+        |text: &str| report.mutants.iter().find(|m| m.mutant.replacement.contains(text)).map(|m| m.status);
+    assert_eq!(status_of("usleep"), Some(MutantStatus::Survived), "{:?}", report.mutants);
+    assert_eq!(status_of("for (;;)"), Some(MutantStatus::Killed), "{:?}", report.mutants);
+    // The sleeper at least was graded twice (the spinner too, if the machine starved it).
+    assert!(report.regraded >= 1, "{}", report.regraded);
+    assert!(grader::audit::render_text(&report)
+        .contains("graded again: a case timed out under the tighter limit"));
+}

@@ -81,6 +81,9 @@ fn summary(out: &mut String, report: &AuditReport) {
             super::run::AUDIT_WALL_FLOOR.as_millis()
         ));
     }
+    if report.regraded > 0 {
+        facts.push(super::run::regraded_note(report.regraded));
+    }
     let _ = writeln!(out, "<p>{}.</p>", escape(&facts.join("; ")));
 }
 

@@ -382,14 +382,9 @@ pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditRep
         };
         progress.done(mutant, status);
     };
-    let graded = run::grade_mutants(
-        &graded_with,
-        &plan.submission,
-        &plan.mutants,
-        &options.grade,
-        options.jobs,
-        &on_done,
-    );
+    let with = run::GradedWith { tightened: &graded_with, own: assignment, limits: &audit_limits };
+    let run::GradedMutants { graded, regraded } =
+        run::grade_mutants(&with, &plan.submission, &plan.mutants, &options.grade, options.jobs, &on_done);
     progress.finish();
     let setting = report::Setting {
         fixture: options.fixture.display().to_string(),
@@ -399,6 +394,7 @@ pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditRep
         only: options.grade.only.iter().map(|p| p.as_str().to_owned()).collect(),
         generated: plan.generated,
         audit_limits,
+        regraded,
         seconds: started.elapsed().as_secs_f64(),
         marks: &marks,
         function_categories: plan.function_categories.clone(),

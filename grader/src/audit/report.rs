@@ -52,6 +52,10 @@ pub struct AuditReport {
     pub seconds: f64,
     /// The cases whose limits the audit tightened for the mutants (empty with `--own-limits`).
     pub audit_limits: Vec<AuditLimit>,
+    /// Mutants graded again because a case timed out under the tighter limit without looping (it
+    /// used less than half of the time in CPU): those cases then ran under their own limits.
+    #[serde(default)]
+    pub regraded: usize,
     /// The correct program's grading.
     pub baseline: Baseline,
     /// The counts over every mutant graded.
@@ -344,6 +348,8 @@ pub struct Setting<'a> {
     pub unreached: Vec<String>,
     /// The tightened limits.
     pub audit_limits: Vec<AuditLimit>,
+    /// Mutants graded twice (see [`AuditReport::regraded`]).
+    pub regraded: usize,
     /// Seconds taken.
     pub seconds: f64,
     /// The README's marks.
@@ -568,6 +574,7 @@ pub fn build(
         containment: baseline.containment.to_string(),
         seconds: round(setting.seconds),
         audit_limits: setting.audit_limits,
+        regraded: setting.regraded,
         baseline: Baseline {
             score: baseline.score,
             max_score: baseline.max_score,

@@ -15,7 +15,7 @@ use crate::build::{SourceFile, Submission};
 use crate::grade::{self, GradeOptions};
 use crate::load::{Assignment, CaseKind};
 use crate::report::{BuildStatus, CaseStatus, Report};
-use crate::run;
+use crate::run::{self, Limit};
 
 /// The shortest wall-clock limit a mutant's case gets under the audit's limits.
 pub const AUDIT_WALL_FLOOR: Duration = Duration::from_secs(1);
@@ -108,18 +108,109 @@ pub fn classify(report: Report) -> Graded {
     Graded::Report(Box::new(report))
 }
 
+/// The cases of `report` stopped at the audit's wall-clock limit (one of `limits`) having used
+/// less than half of it in CPU: the program waited (for a CPU on a machine busy with other work, or
+/// in a sleep of its own) rather than looped, so the tighter limit alone may have failed it.
+pub fn starved_timeouts(report: &Report, limits: &[AuditLimit]) -> Vec<String> {
+    report
+        .cases
+        .iter()
+        .filter(|case| case.status == CaseStatus::Timeout && case.limit == Some(Limit::Wall))
+        .filter(|case| {
+            limits.iter().any(|limit| limit.case == case.id && case.cpu_ms.unwrap_or(0) * 2 < limit.wall_ms)
+        })
+        .map(|case| case.id.clone())
+        .collect()
+}
+
+/// The report's words for `regraded` mutants graded twice.
+pub fn regraded_note(regraded: usize) -> String {
+    let mutants = if regraded == 1 { "1 mutant" } else { "mutants" };
+    let count = if regraded == 1 { String::new() } else { format!("{regraded} ") };
+    format!(
+        "{count}{mutants} graded again: a case timed out under the tighter limit having used less than \
+         half of it in CPU (a busy machine, or a wait of the program's own), so those cases ran again \
+         under their own limits"
+    )
+}
+
+/// `tightened` with the cases `ids` given back their own limits (from `own`).
+fn with_own_limits(tightened: &Assignment, own: &Assignment, ids: &[String]) -> Assignment {
+    let mut relaxed = tightened.clone();
+    for case in relaxed.cases.iter_mut().filter(|c| ids.contains(&c.id)) {
+        if let Some(original) = own.cases.iter().find(|c| c.id == case.id) {
+            case.limits = original.limits.clone();
+        }
+    }
+    relaxed
+}
+
+/// The assignments a mutant is graded with: `tightened` (see [`audit_limits`]), and `own`, whose
+/// limits a case gets back when it timed out under `tightened`'s without looping.
+pub struct GradedWith<'a> {
+    /// The limits the mutants are graded under first.
+    pub tightened: &'a Assignment,
+    /// The assignment as it is.
+    pub own: &'a Assignment,
+    /// The cases `tightened` changed.
+    pub limits: &'a [AuditLimit],
+}
+
+/// What [`grade_mutants`] gives: each mutant's grading, and how many were graded again.
+pub struct GradedMutants {
+    /// In the mutants' order.
+    pub graded: Vec<Graded>,
+    /// Mutants graded a second time, their starved cases under their own limits.
+    pub regraded: usize,
+}
+
+/// Grades one mutant; a case that timed out under the audit's limit without looping (see
+/// [`starved_timeouts`]) is run again under its own, so that a busy machine or a slow but finite
+/// program does not count as a kill. Returns the grading and whether it was graded twice.
+fn grade_one(with: &GradedWith, variant: &Submission, options: &GradeOptions) -> (Graded, bool) {
+    let graded = grade_caught(with.tightened, variant, options);
+    let starved = match &graded {
+        Graded::Report(report) => starved_timeouts(report, with.limits),
+        _ => Vec::new(),
+    };
+    if starved.is_empty() {
+        return (graded, false);
+    }
+    (grade_caught(&with_own_limits(with.tightened, with.own, &starved), variant, options), true)
+}
+
+/// Grades one submission; a bug of the grader's own on it is its error, not the audit's end.
+fn grade_caught(assignment: &Assignment, variant: &Submission, options: &GradeOptions) -> Graded {
+    let graded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        grade::grade_submission(assignment, variant, options)
+    }))
+    .map_err(|panic| {
+        panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_default()
+    });
+    match graded {
+        Ok(Ok(report)) => classify(report),
+        Ok(Err(e)) => Graded::Error(format!("{e}")),
+        Err(panic) => Graded::Error(format!("the grader failed (a bug of the grader's): {panic}")),
+    }
+}
+
 /// Grades every mutant (`jobs` programs at once, one mutant more than that graded at a time),
 /// in the mutants' order; `on_done` hears of each as it ends (for progress).
 pub fn grade_mutants(
-    assignment: &Assignment,
+    with: &GradedWith,
     submission: &Submission,
     mutants: &[Mutant],
     options: &GradeOptions,
     jobs: usize,
     on_done: &(dyn Fn(&Mutant, &Graded) + Sync),
-) -> Vec<Graded> {
+) -> GradedMutants {
     let results: Vec<Mutex<Option<Graded>>> = mutants.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
+    let regraded = AtomicUsize::new(0);
     run::set_slot_count(jobs);
     std::thread::scope(|scope| {
         for _ in 0..=jobs.max(1) {
@@ -127,37 +218,24 @@ pub fn grade_mutants(
                 let at = next.fetch_add(1, Ordering::SeqCst);
                 let Some(mutant) = mutants.get(at) else { break };
                 let variant = mutated(submission, mutant);
-                // A bug of the grader's own on one mutant is that mutant's error, not the audit's end.
-                let graded = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    grade::grade_submission(assignment, &variant, options)
-                }))
-                .map_err(|panic| {
-                    panic
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
-                        .unwrap_or_default()
-                });
-                let graded = match graded {
-                    Ok(Ok(report)) => classify(report),
-                    Ok(Err(e)) => Graded::Error(format!("{e}")),
-                    Err(panic) => {
-                        Graded::Error(format!("the grader failed (a bug of the grader's): {panic}"))
-                    }
-                };
+                let (graded, twice) = grade_one(with, &variant, options);
+                if twice {
+                    regraded.fetch_add(1, Ordering::SeqCst);
+                }
                 on_done(mutant, &graded);
                 *results[at].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(graded);
             });
         }
     });
-    results
+    let graded = results
         .into_iter()
         .map(|slot| {
             slot.into_inner()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .unwrap_or_else(|| Graded::Error("not graded".to_owned()))
         })
-        .collect()
+        .collect();
+    GradedMutants { graded, regraded: regraded.into_inner() }
 }
 
 /// Progress of an audit on stderr: a bar on a terminal, a line per mutant otherwise.

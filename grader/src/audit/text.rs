@@ -68,6 +68,9 @@ pub fn render_text(report: &AuditReport) -> String {
             super::run::AUDIT_WALL_FLOOR.as_millis()
         );
     }
+    if report.regraded > 0 {
+        let _ = writeln!(out, "{}", super::run::regraded_note(report.regraded));
+    }
 
     let _ = writeln!(out, "\nBy operator:");
     for line in &report.operators {
