@@ -682,3 +682,57 @@ fn one_students_report_is_shown_again_by_id() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no student `12346`"));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("nearest: 12345"));
 }
+
+#[test]
+fn a_java_project_with_packages_is_read_whole_in_every_layout_as_grade_reads_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("class");
+    let project: [(&str, &[u8]); 4] = [
+        ("src/main/java/game/Main.java", b"package game;\nimport game.model.Colour;\n"),
+        ("src/main/java/game/model/Colour.java", b"package game.model;\n"),
+        ("src/main/java/game/ai/Player.java", b"package game.ai;\n"),
+        ("README.md", b"notes"),
+    ];
+    for (name, bytes) in project {
+        let path = root.join("folder").join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    zip(&root.join("zipped.zip"), &project);
+    let wrapped: Vec<(String, &[u8])> =
+        project.iter().map(|(n, b)| (format!("my-project/{n}"), *b)).collect();
+    let wrapped: Vec<(&str, &[u8])> = wrapped.iter().map(|(n, b)| (n.as_str(), *b)).collect();
+    zip(&root.join("wrapped.zip"), &wrapped);
+
+    let patterns: Vec<glob::Pattern> =
+        ["**/*.java", "**/*.jar"].iter().map(|p| glob::Pattern::new(p).unwrap()).collect();
+    let alone = grader::build::Submission::collect(&root.join("folder"), &patterns).unwrap();
+    let names =
+        |files: &[grader::build::SourceFile]| files.iter().map(|f| f.name.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        names(&alone.files),
+        [
+            "src/main/java/game/Main.java",
+            "src/main/java/game/ai/Player.java",
+            "src/main/java/game/model/Colour.java"
+        ]
+    );
+    let entries = grader::roster::discover(&root, &patterns, ArchiveCaps::default()).unwrap();
+    let ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+    assert_eq!(ids, ["folder", "wrapped", "zipped"]);
+    for entry in &entries {
+        let files = entry.files.as_ref().unwrap();
+        // Every package, under the names `grade` gives them (a wrapping folder's name aside).
+        let expected: Vec<String> = names(&alone.files)
+            .into_iter()
+            .map(|n| if entry.id == "wrapped" { format!("my-project/{n}") } else { n })
+            .collect();
+        assert_eq!(names(files), expected, "{}", entry.id);
+    }
+
+    // A pattern that names a folder finds the project below a wrapping folder too.
+    let under_src = vec![glob::Pattern::new("src/**/*.java").unwrap()];
+    let entries = grader::roster::discover(&root, &under_src, ArchiveCaps::default()).unwrap();
+    let wrapped = entries.iter().find(|e| e.id == "wrapped").unwrap();
+    assert_eq!(names(wrapped.files.as_ref().unwrap()), names(&alone.files));
+}

@@ -78,7 +78,7 @@ fn gather(
             gather(&path, &rel, patterns, tree, budget, depth + 1)?;
         } else if kind.is_file() && is_archive(&path) {
             tree.archives.push(rel);
-        } else if kind.is_file() && patterns.iter().any(|p| p.matches(&name)) {
+        } else if kind.is_file() && takes_name(patterns, &name) {
             let content = read_file(&path, &rel.to_string_lossy(), budget.caps, &mut budget.bytes)?;
             tree.files.insert(rel, content);
         }
@@ -98,9 +98,24 @@ pub(super) fn read_file(
     caps.read(name, file, used).map_err(|e| e.to_string())
 }
 
-/// The files the assignment takes, at the shallowest depth where there are any: a submission zipped
-/// with its folder (`project/main.c`) is as good as one zipped flat.
+/// Whether a file of this name may be one the assignment takes: its name matches a plain pattern
+/// (`*.c`) or the last part of a pattern with folders (`*.java` of `**/*.java`).
+fn takes_name(patterns: &[glob::Pattern], name: &str) -> bool {
+    patterns.iter().any(|p| match p.as_str().rsplit_once('/') {
+        Some((_, last)) => glob::Pattern::new(last).is_ok_and(|last| last.matches(name)),
+        None => p.matches(name),
+    })
+}
+
+/// The files the assignment takes. For plain patterns (`*.c`): at the shallowest depth where there
+/// are any, by name: a submission zipped with its folder (`project/main.c`) is as good as one
+/// zipped flat. For patterns with folders (`**/*.java`): the whole tree, names keeping their folders
+/// (`src/game/Board.java`), as `grade` reads a folder (a project's packages are folders); from the
+/// shallowest folder below which the patterns match anything, for a project zipped with its folder.
 pub(super) fn pick(tree: &Tree, patterns: &[glob::Pattern]) -> Vec<SourceFile> {
+    if patterns.iter().any(|p| p.as_str().contains('/')) {
+        return pick_tree(tree, patterns);
+    }
     let matching: Vec<(&PathBuf, &Vec<u8>)> = tree
         .files
         .iter()
@@ -125,6 +140,37 @@ pub(super) fn pick(tree: &Tree, patterns: &[glob::Pattern]) -> Vec<SourceFile> {
         .collect();
     files.sort_by(|a, b| a.name.cmp(&b.name));
     files
+}
+
+/// [`pick`] for patterns with folders: every file whose path below the root matches, from the
+/// tree's top if anything matches there, else from the shallowest folder (the first by name) below
+/// which something does.
+fn pick_tree(tree: &Tree, patterns: &[glob::Pattern]) -> Vec<SourceFile> {
+    let options = glob::MatchOptions { require_literal_separator: true, ..glob::MatchOptions::new() };
+    let below = |root: &Path| -> Vec<SourceFile> {
+        tree.files
+            .iter()
+            .filter_map(|(path, content)| {
+                let rel = path.strip_prefix(root).ok()?;
+                let name = rel.iter().map(|c| c.to_string_lossy()).collect::<Vec<_>>().join("/");
+                patterns
+                    .iter()
+                    .any(|p| p.matches_with(&name, options))
+                    .then(|| SourceFile { name, content: content.clone() })
+            })
+            .collect()
+    };
+    let mut roots: Vec<&Path> = tree.files.keys().flat_map(|p| p.ancestors().skip(1)).collect();
+    roots.sort_by(|a, b| a.components().count().cmp(&b.components().count()).then(a.cmp(b)));
+    roots.dedup();
+    for root in roots {
+        let mut files = below(root);
+        if !files.is_empty() {
+            files.sort_by(|a, b| a.name.cmp(&b.name));
+            return files;
+        }
+    }
+    Vec::new()
 }
 
 /// A path inside an archive that stays inside it: relative, no `..`; `None` otherwise.
