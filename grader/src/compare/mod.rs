@@ -326,8 +326,7 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
     let expected = String::from_utf8_lossy(expected);
     if expected_bytes == actual {
         // Identical bytes match under every normalisation: most outputs, compared without one.
-        let lines = Lines::new(&expected, &free, spec);
-        return exact(lines.normalized.len());
+        return exact(Lines::count(&expected, &free, spec));
     }
     let actual = String::from_utf8_lossy(actual);
     let base = Attempt::new(&expected, &actual, &free, spec, extent);
@@ -380,6 +379,11 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
     // No rung matches: partial credit under whichever reading of the output credits most.
     let mut best = (base.partial_credit(spec), Vec::new(), false);
     for rung in &rungs {
+        // A fraction is at most 1, so a rung whose own credit cannot beat the best so far is not
+        // diffed: the diffs are most of what a mismatch costs.
+        if spec.hunk_cost >= 0.0 && rung.credit <= best.0 .0 + 1e-12 {
+            continue;
+        }
         let (fraction, how) = rung.attempt.partial_credit(spec);
         if rung.credit * fraction > best.0 .0 + 1e-12 {
             best = ((rung.credit * fraction, how), rung.leniency.clone(), rung.rewrite);

@@ -36,6 +36,42 @@ fn identical_bytes_count_the_expected_lines_as_any_match_does() {
 }
 
 #[test]
+fn lines_are_counted_without_being_built_exactly_as_building_them_counts() {
+    use super::lines::Lines;
+    let texts = [
+        "",
+        "\n",
+        "a",
+        "a\n",
+        "a\n\n  \nb\n",
+        " \t\r\n\u{a0}\nx\n",
+        "A to B\n c to d \n\nnote\n",
+        "a\r\nb\r\n\r\n",
+    ];
+    let mut specs = vec![spec(&[]), spec(&[Normalization::BlankLines])];
+    for norm in
+        [Normalization::WhitespaceRuns, Normalization::AllWhitespace, Normalization::TrailingWhitespace]
+    {
+        specs.push(spec(&[norm, Normalization::BlankLines, Normalization::Case]));
+    }
+    let blank = [Normalization::BlankLines];
+    specs.push(CompareSpec { ignore_lines: pattern("^note"), ..spec(&blank) });
+    specs.push(CompareSpec { unordered: pattern(r"^\s*\S+ to \S+\s*$"), ..spec(&blank) });
+    // A rewrite may blank a line: then the count builds the lines.
+    let rewrite = vec![(pattern("^x$").unwrap(), String::new())];
+    specs.push(CompareSpec { rewrite, ..spec(&blank) });
+    for spec in &specs {
+        for rewrite in [false, true] {
+            let reading = Reading { norms: spec.normalize.clone(), rewrite };
+            for text in texts {
+                let built = Lines::new(text, &reading, spec).normalized.len();
+                assert_eq!(Lines::count(text, &reading, spec), built, "{text:?} under {spec:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn exact_comparison_sees_trailing_spaces() {
     let c = compare(b"a\nb\n", b"a \nb\n", &spec(&[]), Extent::Whole);
     assert!(!c.matched);

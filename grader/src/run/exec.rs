@@ -5,6 +5,22 @@ use std::io;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 
+/// The stack a cloned child runs on until its exec. Left uninitialised: the child writes before it
+/// reads, and zeroing 64 KiB for every run was a measurable share of what a run cost the grader.
+pub(super) struct ChildStack(Box<[std::mem::MaybeUninit<u8>]>);
+
+impl ChildStack {
+    pub(super) fn new(bytes: usize) -> ChildStack {
+        ChildStack(Box::new_uninit_slice(bytes))
+    }
+
+    /// The top of the stack, 16-byte aligned, for `clone` (stacks grow down on every target we run on).
+    pub(super) fn top(&self) -> *mut libc::c_void {
+        let end = self.0.as_ptr() as usize + self.0.len();
+        (end & !15) as *mut libc::c_void
+    }
+}
+
 /// A program, its arguments and its environment as C strings and NULL-terminated pointer arrays.
 pub(super) struct ExecImage {
     pub program: CString,

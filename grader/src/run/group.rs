@@ -15,7 +15,7 @@ use std::os::fd::{AsRawFd, RawFd};
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 
-use super::exec::{c_bytes, pipe, reset_signal_dispositions, ExecImage};
+use super::exec::{c_bytes, pipe, reset_signal_dispositions, ChildStack, ExecImage};
 use super::Rlimits;
 
 /// Bytes of the child's stack before its exec: it makes system calls only.
@@ -67,8 +67,8 @@ pub(super) fn start(
         mask: unsafe { std::mem::zeroed() },
         failure: AtomicI32::new(0),
     };
-    let mut stack = vec![0u8; STACK_BYTES];
-    let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;
+    let stack = ChildStack::new(STACK_BYTES);
+    let top = stack.top();
     // SAFETY: `all` is initialised by sigfillset; pthread_sigmask writes the old mask into the plan.
     // The clone shares our memory (CLONE_VM) and this thread waits until the child has exec'd or
     // exited (CLONE_VFORK), so the plan and the stack outlive every use the child makes of them.
@@ -78,7 +78,7 @@ pub(super) fn start(
         libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut plan.mask);
         let pid = libc::clone(
             child,
-            top as *mut libc::c_void,
+            top,
             libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
             (&plan as *const Plan).cast_mut().cast(),
         );

@@ -106,8 +106,11 @@ impl Leased {
     /// Leaves nothing of the run: the user's processes and traces, then its folder. A user that
     /// could not be scrubbed serves no other run.
     fn release(self) {
-        let Leased { workdir, user, killed } = self;
+        let Leased { mut workdir, user, killed } = self;
         let scrubbed = user.map(|(user, before)| user.scrub(&before, killed.get()).map(|()| user));
+        if matches!(scrubbed, Some(Err(_))) {
+            workdir.never_keep();
+        }
         drop(workdir);
         if let Some(Ok(user)) = scrubbed {
             user.put_back();
@@ -198,12 +201,15 @@ pub(super) fn spawn_kept_or_admitted(
         // user's processes could reach another's: each runs as a run user of its own.
         // SAFETY: geteuid has no preconditions.
         let user = if unsafe { libc::geteuid() } == 0 {
-            Some((RunUser::take().map_err(RunError::TempDir)?, Snapshot::now()))
+            Some(RunUser::take().map_err(RunError::TempDir)?)
         } else {
             None
         };
-        let uid = user.as_ref().map(|(user, _)| user.uid());
+        let uid = user.as_ref().map(RunUser::uid);
         let workdir = Workdir::create(uid).map_err(RunError::TempDir)?;
+        // After the folder: making the first one makes its parent in /tmp, whose change would have
+        // this run's user's files looked for there (see `Snapshot::changed`).
+        let user = user.map(|user| (user, Snapshot::now()));
         let leased = Leased { workdir, user, killed: std::cell::Cell::new(false) };
         let mut writable = request.mounts.iter().filter(|mount| mount.writable);
         if let Some(Err(error)) = uid.map(|uid| writable.try_for_each(|mount| give_to(&mount.path, uid))) {

@@ -480,8 +480,12 @@ fn places() -> &'static [PathBuf] {
             }
             found.push(place.to_owned());
             for entry in fs::read_dir(place).into_iter().flatten().flatten() {
-                let open = entry.metadata().is_ok_and(|meta| meta.is_dir() && meta.mode() & 0o002 != 0);
-                if open && entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                // The entry's type comes with the listing: only folders are looked at further (a
+                // shared /tmp may hold thousands of files).
+                if !entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                    continue;
+                }
+                if entry.metadata().is_ok_and(|meta| meta.is_dir() && meta.mode() & 0o002 != 0) {
                     found.push(entry.path());
                 }
             }

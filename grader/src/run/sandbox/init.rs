@@ -226,12 +226,12 @@ pub(super) unsafe fn write_ipc_limits(plan: &Plan) {
 pub(super) unsafe fn clone_program(plan: &Plan, program: &ProgramStart) -> libc::pid_t {
     // What `program_entry` reads: on this stack, which lives on until the exec (CLONE_VFORK).
     let args = ProgramArgs { plan, program };
-    let stack = program.stack.as_ptr() as usize + program.stack.len();
+    let stack = program.stack.top();
     // SAFETY: child side of the clone: raw system calls on buffers that outlive them.
     unsafe {
         let child = libc::clone(
             program_entry,
-            (stack & !15) as *mut libc::c_void,
+            stack,
             libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
             (&args as *const ProgramArgs).cast_mut().cast(),
         );

@@ -100,7 +100,7 @@ pub(super) struct Launch {
     /// The descriptors PID 1 keeps, in the order it moves them to 0, 1, 2...
     pub(super) wanted: Vec<RawFd>,
     /// PID 1's stack.
-    pub(super) stack: Vec<u8>,
+    pub(super) stack: ChildStack,
     /// The program of a sandbox made for one run; a kept sandbox gets one per run (see `kept`).
     pub(super) program: Option<ProgramStart>,
     /// The network namespace the sandbox was born in, when lent (it goes back once PID 1 is reaped).
@@ -192,12 +192,13 @@ pub(super) fn clone_init(
 ) -> io::Result<(libc::pid_t, LaunchOwner)> {
     let network = Lease::take();
     let lent = network.is_some();
-    let launch = Box::new(Launch { plan, wanted, stack: vec![0; INIT_STACK_BYTES], program, network });
+    let launch =
+        Box::new(Launch { plan, wanted, stack: ChildStack::new(INIT_STACK_BYTES), program, network });
     let raw: *mut Launch = Box::into_raw(launch);
     // From here on the launch is reached through `raw` only, and freed by its owner.
     let launch = LaunchOwner(std::ptr::NonNull::new(raw).expect("Box::into_raw is never null"));
     // SAFETY: `raw` points to the live launch; the stack's buffer does not move.
-    let top = unsafe { ((*raw).stack.as_mut_ptr() as usize + (*raw).stack.len()) & !15 };
+    let top = unsafe { (*raw).stack.top() };
 
     let flags = libc::CLONE_NEWUSER
         | libc::CLONE_NEWNS
@@ -225,7 +226,7 @@ pub(super) fn clone_init(
             libc::sigfillset(&mut all);
             libc::pthread_sigmask(libc::SIG_SETMASK, &all, mask);
             let flags = flags | libc::CLONE_VM | libc::SIGCHLD;
-            let pid = libc::clone(init_entry, top as *mut libc::c_void, flags, raw.cast());
+            let pid = libc::clone(init_entry, top, flags, raw.cast());
             let cloned = if pid < 0 { Err(io::Error::last_os_error()) } else { Ok(pid) };
             libc::pthread_sigmask(libc::SIG_SETMASK, mask, std::ptr::null_mut());
             cloned

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::cgroup::{CgroupLimits, Hierarchy, RunCgroup};
-use super::exec::{c_bytes, pipe, reset_signal_dispositions, ExecImage};
+use super::exec::{c_bytes, pipe, reset_signal_dispositions, ChildStack, ExecImage};
 use super::netns::Lease;
 use super::{Limits, Rlimits};
 

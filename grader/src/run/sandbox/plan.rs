@@ -81,7 +81,7 @@ pub(in crate::run) struct ProgramStart {
     pub(super) cgroups_end: RawFd,
     /// The stack it runs on between its clone and its exec: it shares PID 1's memory (`CLONE_VM`),
     /// so that starting it copies no page table of the grader's.
-    pub(super) stack: Vec<u8>,
+    pub(super) stack: ChildStack,
 }
 
 impl ProgramStart {
@@ -99,7 +99,7 @@ impl ProgramStart {
             // SAFETY: a zeroed sigset_t is a valid (empty) set; it is overwritten before the clone.
             mask: unsafe { std::mem::zeroed() },
             cgroups_end: FIRST_CGROUP_FD + cgroups as RawFd,
-            stack: vec![0; PROGRAM_STACK_BYTES],
+            stack: ChildStack::new(PROGRAM_STACK_BYTES),
         })
     }
 }
