@@ -2,8 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
 use crate::context;
@@ -81,69 +80,68 @@ impl GradeOptions {
     }
 }
 
-/// Runs `work` on every item, on this thread and up to eight more per core (most of them waiting
-/// for a CPU slot), and gives the results in the items' order. The items before `first_phase` all
-/// end before any later one starts. The threads are the grading's own (scoped): one that finds no
-/// item left ends, where an idle pool's workers would spin (`sched_yield`) waiting for more. A
-/// thread the system refuses only means fewer runners.
-fn run_all<T: Sync, R: Send>(items: &[T], first_phase: usize, work: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let next = AtomicUsize::new(0);
-    let results: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
-    // How many items of the first phase have ended, and the signal that all have.
-    let first_ended = Mutex::new(0usize);
-    let all_first_ended = Condvar::new();
-    let runner = || loop {
-        let at = next.fetch_add(1, Ordering::Relaxed);
-        let Some(item) = items.get(at) else { break };
-        if at >= first_phase {
-            let ended = first_ended.lock().unwrap_or_else(PoisonError::into_inner);
-            drop(all_first_ended.wait_while(ended, |ended| *ended < first_phase));
+/// Case runners per CPU slot (`--jobs`): most of them wait for a slot; they are there for the runs
+/// that sleep and give theirs back, so that a sleeping submission does not keep the cores idle.
+const RUNNERS_PER_SLOT: usize = 8;
+
+/// The case runners every grading of this process shares, [`RUNNERS_PER_SLOT`] per CPU slot: threads
+/// kept from one grading to the next. A grading that made its own (eight per core, one per case at
+/// most) had a batch of many students on many cores start and end a thread for nearly every run,
+/// and those threads' stacks and memory arenas, mapped and unmapped under the one lock of the
+/// grader's address space that every run's start takes too, cost more than the runs (on 16 cores,
+/// 900 threads at once and 40% more CPU per case). `None` when the system refuses threads: then
+/// the calling thread runs every case.
+fn runners() -> Option<Arc<rayon::ThreadPool>> {
+    static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    let wanted = RUNNERS_PER_SLOT * run::cpu_slot_count().max(1);
+    let mut pool = POOL.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((size, runners)) = pool.as_ref() {
+        if *size == wanted {
+            return Some(runners.clone());
         }
-        // Counted when the item ends, even by a panic: the runners waiting for the first phase
-        // must not wait for ever.
-        let _ended = (at < first_phase).then(|| PhaseEnd {
-            ended: &first_ended,
-            all: &all_first_ended,
-            of: first_phase,
-        });
-        let result = work(item);
+    }
+    // A new `--jobs` (a batch after a grading): a pool of the new size; the old one's threads end
+    // once the gradings that hold it have.
+    let built = rayon::ThreadPoolBuilder::new()
+        .num_threads(wanted)
+        .thread_name(|i| format!("case-runner-{i}"))
+        .build()
+        .ok()?;
+    let runners = Arc::new(built);
+    *pool = Some((wanted, runners.clone()));
+    Some(runners)
+}
+
+/// Runs `work` on every item on the shared case runners (see [`runners`]), in the items' order as
+/// far as runners are free, and gives the results in the items' order. The items before
+/// `first_phase` all end before any later one starts. A panic in an item ends the call with that
+/// panic once the other items of its phase have ended.
+fn run_all<T: Sync, R: Send>(items: &[T], first_phase: usize, work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let results: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
+    let run_one = |at: usize| {
+        let result = work(&items[at]);
         *results[at].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
     };
-    std::thread::scope(|scope| {
-        for i in 1..items.len().min(cores * 8) {
-            let named = std::thread::Builder::new().name(format!("case-runner-{i}"));
-            if named.spawn_scoped(scope, runner).is_err() {
-                break;
-            }
+    let runners = runners();
+    let first_phase = first_phase.min(items.len());
+    for phase in [0..first_phase, first_phase..items.len()] {
+        match &runners {
+            Some(runners) => runners.scope_fifo(|scope| {
+                for at in phase {
+                    let run_one = &run_one;
+                    scope.spawn_fifo(move |_| run_one(at));
+                }
+            }),
+            None => phase.for_each(run_one),
         }
-        runner();
-    });
+    }
     results
         .into_iter()
         .map(|slot| {
             let result = slot.into_inner().unwrap_or_else(PoisonError::into_inner);
-            result.expect("every item was run: a runner that panicked ended the scope with its panic")
+            result.expect("every item was run: a runner that panicked ended the phase with its panic")
         })
         .collect()
-}
-
-/// Counts one item of [`run_all`]'s first phase as ended when dropped, waking the runners that wait
-/// for the next phase once all have.
-struct PhaseEnd<'a> {
-    ended: &'a Mutex<usize>,
-    all: &'a Condvar,
-    of: usize,
-}
-
-impl Drop for PhaseEnd<'_> {
-    fn drop(&mut self) {
-        let mut ended = self.ended.lock().unwrap_or_else(PoisonError::into_inner);
-        *ended += 1;
-        if *ended == self.of {
-            self.all.notify_all();
-        }
-    }
 }
 
 /// A case's expected input and output, read from its sidecars.
@@ -654,6 +652,7 @@ fn reproduce_command(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn no_item_of_the_second_phase_starts_before_every_item_of_the_first_has_ended() {

@@ -82,6 +82,11 @@ pub fn set_slot_count(total: usize) {
     }
 }
 
+/// How many runs may use a CPU at once (see [`set_slot_count`]).
+pub fn cpu_slot_count() -> usize {
+    count(slots(Kind::Cpu)).total
+}
+
 /// A held slot, given back when dropped or (a CPU slot) when the run turns out to be idle.
 pub struct Slot {
     kind: Kind,
