@@ -191,6 +191,8 @@ pub fn grade_submission(
     submission: &Submission,
     options: &GradeOptions,
 ) -> Result<Report, GradeError> {
+    // The run users' folders kept between runs go when the last grading under way ends.
+    let _folders = run::KeptFolders::hold();
     let cases: Vec<&Case> = assignment
         .cases
         .iter()

@@ -44,6 +44,7 @@ pub use sandbox::{
 pub use slots::{cpu_slot_count, set_slot_count, Slot};
 pub use spawn::{spawn, spawn_admitted, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
 pub use users::{leased_by_this_process, RUN_UIDS};
+pub use workdir::KeptFolders;
 
 use pipes::{drain, feed, set_nonblocking, set_pipe_size, Drained};
 

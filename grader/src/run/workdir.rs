@@ -23,7 +23,7 @@ use std::io;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use super::users;
@@ -88,13 +88,44 @@ fn parent() -> io::Result<&'static Path> {
     Ok(parent)
 }
 
-/// Removes the kept folders (empty) and then the (then empty) parent folder as the grader exits.
-extern "C" fn remove_parent() {
+/// Removes the kept folders that no run uses (they are empty).
+fn remove_kept() {
     if let Some(folders) = kept().take() {
         for (path, _) in folders.into_values() {
             let _ = fs::remove_dir(path);
         }
     }
+}
+
+/// Gradings under way (see [`KeptFolders`]).
+static HOLDERS: AtomicUsize = AtomicUsize::new(0);
+
+/// Held by a grading while it runs programs: when the last grading under way ends, the folders kept
+/// for run users are removed, so that a grading leaves no folder behind, even in a process that
+/// goes on (a test, a server); a batch's gradings overlap, and keep them from one student to the
+/// next.
+#[derive(Debug)]
+pub struct KeptFolders(());
+
+impl KeptFolders {
+    /// Counts a grading under way until the value is dropped.
+    pub fn hold() -> KeptFolders {
+        HOLDERS.fetch_add(1, Ordering::SeqCst);
+        KeptFolders(())
+    }
+}
+
+impl Drop for KeptFolders {
+    fn drop(&mut self) {
+        if HOLDERS.fetch_sub(1, Ordering::SeqCst) == 1 {
+            remove_kept();
+        }
+    }
+}
+
+/// Removes the kept folders (empty) and then the (then empty) parent folder as the grader exits.
+extern "C" fn remove_parent() {
+    remove_kept();
     if let Ok(parent) = parent() {
         let _ = fs::remove_dir(parent);
     }
@@ -236,6 +267,8 @@ mod tests {
             eprintln!("skipped: run users' folders are kept for a root grader only");
             return;
         }
+        // Held, so that no other test's grading, ending, removes the folders this one keeps.
+        let _held = KeptFolders::hold();
         let user = RunUser::take().unwrap();
         let uid = user.uid();
         let xattr = |path: &Path, name: &std::ffi::CStr| {
