@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
@@ -80,20 +81,27 @@ impl GradeOptions {
     }
 }
 
-/// Case runners per CPU slot (`--jobs`): most of them wait for a slot; they are there for the runs
-/// that sleep and give theirs back, so that a sleeping submission does not keep the cores idle.
+/// Case runners per core or CPU slot (`--jobs`), whichever are more: most of them wait for a slot;
+/// they are there for the runs that sleep and give theirs back, so that a sleeping submission does
+/// not keep the cores idle.
 const RUNNERS_PER_SLOT: usize = 8;
 
-/// The case runners every grading of this process shares, [`RUNNERS_PER_SLOT`] per CPU slot: threads
-/// kept from one grading to the next. A grading that made its own (eight per core, one per case at
-/// most) had a batch of many students on many cores start and end a thread for nearly every run,
-/// and those threads' stacks and memory arenas, mapped and unmapped under the one lock of the
-/// grader's address space that every run's start takes too, cost more than the runs (on 16 cores,
-/// 900 threads at once and 40% more CPU per case). `None` when the system refuses threads: then
-/// the calling thread runs every case.
+/// The case runners of the whole process: twice [`RUNNERS_PER_SLOT`] per core or CPU slot.
+fn runner_count() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    2 * RUNNERS_PER_SLOT * run::cpu_slot_count().max(cores)
+}
+
+/// The case runners every grading of this process shares (see [`runner_count`]): threads kept
+/// from one grading to the next. A grading that made its own (eight per core, one per case at most)
+/// had a batch of many students on many cores start and end a thread for nearly every run, and
+/// those threads' stacks and memory arenas, mapped and unmapped under the one lock of the grader's
+/// address space that every run's start takes too, cost more than the runs (on 16 cores, 900
+/// threads at once and a quarter more CPU per case at `rlimits-only`). `None` when the system
+/// refuses threads: then the calling thread runs every case.
 fn runners() -> Option<Arc<rayon::ThreadPool>> {
     static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
-    let wanted = RUNNERS_PER_SLOT * run::cpu_slot_count().max(1);
+    let wanted = runner_count();
     let mut pool = POOL.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some((size, runners)) = pool.as_ref() {
         if *size == wanted {
@@ -112,11 +120,40 @@ fn runners() -> Option<Arc<rayon::ThreadPool>> {
     Some(runners)
 }
 
-/// Runs `work` on every item on the shared case runners (see [`runners`]), in the items' order as
-/// far as runners are free, and gives the results in the items' order. The items before
-/// `first_phase` all end before any later one starts. A panic in an item ends the call with that
-/// panic once the other items of its phase have ended.
+/// Gradings under way in this process: a batch grades `--jobs` + 1 students at once.
+static GRADINGS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a grading's runs under way while it lives.
+struct Grading;
+
+impl Grading {
+    fn start() -> Grading {
+        GRADINGS.fetch_add(1, Ordering::SeqCst);
+        Grading
+    }
+}
+
+impl Drop for Grading {
+    fn drop(&mut self) {
+        GRADINGS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// How many of one grading's items may run at once: its share of the runners among the gradings
+/// under way, and at least [`RUNNERS_PER_SLOT`] (a submission whose runs all sleep to their wall
+/// limit must not take eight times as long as one that does not). With few at once per submission
+/// its kept sandboxes are few, each serving many runs.
+fn lanes() -> usize {
+    let share = runner_count() / GRADINGS.load(Ordering::SeqCst).max(1);
+    share.max(RUNNERS_PER_SLOT)
+}
+
+/// Runs `work` on every item on the shared case runners (see [`runners`]), at most [`lanes`] at
+/// once, in the items' order as far as runners are free, and gives the results in the items' order.
+/// The items before `first_phase` all end before any later one starts. A panic in an item ends the
+/// call with that panic once the other items of its phase have ended.
 fn run_all<T: Sync, R: Send>(items: &[T], first_phase: usize, work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let _grading = Grading::start();
     let results: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
     let run_one = |at: usize| {
         let result = work(&items[at]);
@@ -125,15 +162,26 @@ fn run_all<T: Sync, R: Send>(items: &[T], first_phase: usize, work: impl Fn(&T) 
     let runners = runners();
     let first_phase = first_phase.min(items.len());
     for phase in [0..first_phase, first_phase..items.len()] {
-        match &runners {
-            Some(runners) => runners.scope_fifo(|scope| {
-                for at in phase {
-                    let run_one = &run_one;
-                    scope.spawn_fifo(move |_| run_one(at));
-                }
-            }),
-            None => phase.for_each(run_one),
-        }
+        let Some(runners) = &runners else {
+            phase.for_each(run_one);
+            continue;
+        };
+        // Each lane takes the phase's next item until none is left.
+        let next = AtomicUsize::new(phase.start);
+        let lane = || loop {
+            let at = next.fetch_add(1, Ordering::SeqCst);
+            if at >= phase.end {
+                break;
+            }
+            run_one(at);
+        };
+        // In place: this thread waits for its lanes without running another grading's, whose end
+        // its own would then wait for (on 16 cores, a third more wall time at rlimits-only).
+        runners.in_place_scope_fifo(|scope| {
+            for _ in 0..lanes().min(phase.len()) {
+                scope.spawn_fifo(|_| lane());
+            }
+        });
     }
     results
         .into_iter()
@@ -654,7 +702,6 @@ fn reproduce_command(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn no_item_of_the_second_phase_starts_before_every_item_of_the_first_has_ended() {
