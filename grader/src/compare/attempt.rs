@@ -120,10 +120,11 @@ impl<'a> Attempt<'a> {
         self.ops.get_or_init(|| {
             let (expected, actual) = (&self.expected.normalized, &self.actual.normalized);
             let diffed = actual.len().min(expected.len().saturating_mul(2).saturating_add(MAX_EXTRA_LINES));
+            let (expected_ids, actual_ids) = line_ids(expected, &actual[..diffed]);
             let mut ops = similar::capture_diff_slices_deadline(
                 Algorithm::Patience,
-                expected,
-                &actual[..diffed],
+                &expected_ids,
+                &actual_ids,
                 Some(Instant::now() + DIFF_TIMEOUT),
             );
             if diffed < actual.len() {
@@ -181,6 +182,19 @@ impl<'a> Attempt<'a> {
             }
         }
     }
+}
+
+/// Each line as a number, equal numbers for equal lines: the diff then compares and hashes numbers,
+/// not strings, many times over (the same operations, since equality is all it asks of a line).
+pub(super) fn line_ids<'a>(expected: &'a [String], actual: &'a [String]) -> (Vec<u32>, Vec<u32>) {
+    let mut ids: std::collections::HashMap<&'a str, u32> = std::collections::HashMap::new();
+    let mut id_of = |line: &'a String| {
+        let next = ids.len() as u32;
+        *ids.entry(line.as_str()).or_insert(next)
+    };
+    let expected = expected.iter().map(&mut id_of).collect();
+    let actual = actual.iter().map(&mut id_of).collect();
+    (expected, actual)
 }
 
 /// Distinct differences: maximal runs of operations that are not `Equal` (hunks), where hunks that

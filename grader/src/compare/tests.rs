@@ -476,3 +476,23 @@ fn each_line_of_findings_costs_its_share_and_no_more_than_the_case() {
     assert_eq!(compare(b"", many.as_bytes(), &s, Extent::Whole).credit, 0.0);
     assert!(compare(b"", b"", &s, Extent::Whole).matched);
 }
+
+#[test]
+fn diffing_lines_as_numbers_gives_the_operations_diffing_the_lines_gives() {
+    use similar::{capture_diff_slices, Algorithm};
+    let mut rng = fastrand::Rng::with_seed(28);
+    let words = ["a", "b", "c", "Red's turn", "", "roll 3", "d"];
+    for _ in 0..300 {
+        let text = |rng: &mut fastrand::Rng| -> Vec<String> {
+            let n = rng.usize(..40);
+            (0..n).map(|_| words[rng.usize(..words.len())].to_owned()).collect()
+        };
+        let (expected, actual) = (text(&mut rng), text(&mut rng));
+        let (e, a) = super::attempt::line_ids(&expected, &actual);
+        assert_eq!(
+            capture_diff_slices(Algorithm::Patience, &e, &a),
+            capture_diff_slices(Algorithm::Patience, &expected, &actual),
+            "{expected:?} {actual:?}"
+        );
+    }
+}
