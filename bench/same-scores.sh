@@ -10,7 +10,9 @@
 # report.json with the measurements left out (times, CPU, memory, build seconds and whether a build
 # was cached) and the logs of failed builds (gcc names its temporary files at random). Prints one line per assignment and round; exit 1 at the first difference.
 # Environment: GRADER=path/to/grader (default target/release/grader); ONLY="trouble hostile" grades
-# only those fixture folders.
+# only those fixture folders; VERSUS=path/to/other/grader compares GRADER with that grader (both with
+# their defaults) instead of kept with fresh sandboxes; CONTAINMENT=rlimits-only grades at that level
+# (as root: run users, and their folders kept between runs, against another grader's).
 set -euo pipefail
 ROUNDS=1
 [[ ${1:-} == --rounds ]] && ROUNDS=${2:?--rounds needs a number}
@@ -43,8 +45,11 @@ for round in $(seq "$ROUNDS"); do
         assignment=$name
         [[ $name == hostile ]] && assignment=trouble
         for mode in kept fresh; do
-            flag=(); [[ $mode == fresh ]] && flag=(--fresh-sandboxes)
-            "$GRADER" "${flag[@]}" batch "$fixtures" --assignment "$assignment" --out "$WORK/$name-$mode" \
+            grader=$GRADER
+            flag=()
+            if [[ $mode == fresh && -n ${VERSUS:-} ]]; then grader=$VERSUS; elif [[ $mode == fresh ]]; then flag=(--fresh-sandboxes); fi
+            [[ -n ${CONTAINMENT:-} ]] && flag+=(--containment "$CONTAINMENT" --accept-readable-cases)
+            "$grader" "${flag[@]}" batch "$fixtures" --assignment "$assignment" --out "$WORK/$name-$mode" \
                 --cache-dir "$WORK/cache" --force > "$WORK/$name-$mode.log" 2>&1 || true
         done
         cmp -s "$WORK/$name-kept/gradebook.csv" "$WORK/$name-fresh/gradebook.csv" \
