@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
 use crate::context;
@@ -149,9 +149,11 @@ fn lanes() -> usize {
 }
 
 /// Runs `work` on every item on the shared case runners (see [`runners`]), at most [`lanes`] at
-/// once, in the items' order as far as runners are free, and gives the results in the items' order.
-/// The items before `first_phase` all end before any later one starts. A panic in an item ends the
-/// call with that panic once the other items of its phase have ended.
+/// once, in the items' order, and gives the results in the items' order. This thread hands the
+/// runners one item at a time, each once one of its items has ended: so the gradings under way take
+/// turns, and a submission whose runs sleep holds no other's up. The items before `first_phase` all
+/// end before any later one starts. A panic in an item ends the call with that panic once the other
+/// items of its phase have ended.
 fn run_all<T: Sync, R: Send>(items: &[T], first_phase: usize, work: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let _grading = Grading::start();
     let results: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
@@ -161,25 +163,29 @@ fn run_all<T: Sync, R: Send>(items: &[T], first_phase: usize, work: impl Fn(&T) 
     };
     let runners = runners();
     let first_phase = first_phase.min(items.len());
+    let under_way = Mutex::new(0usize);
+    let one_ended = Condvar::new();
     for phase in [0..first_phase, first_phase..items.len()] {
         let Some(runners) = &runners else {
             phase.for_each(run_one);
             continue;
         };
-        // Each lane takes the phase's next item until none is left.
-        let next = AtomicUsize::new(phase.start);
-        let lane = || loop {
-            let at = next.fetch_add(1, Ordering::SeqCst);
-            if at >= phase.end {
-                break;
-            }
-            run_one(at);
-        };
-        // In place: this thread waits for its lanes without running another grading's, whose end
+        // In place: this thread waits for its items without running another grading's, whose end
         // its own would then wait for (on 16 cores, a third more wall time at rlimits-only).
         runners.in_place_scope_fifo(|scope| {
-            for _ in 0..lanes().min(phase.len()) {
-                scope.spawn_fifo(|_| lane());
+            for at in phase {
+                let mut running = under_way.lock().unwrap_or_else(PoisonError::into_inner);
+                while *running >= lanes() {
+                    running = one_ended.wait(running).unwrap_or_else(PoisonError::into_inner);
+                }
+                *running += 1;
+                drop(running);
+                let (run_one, under_way, one_ended) = (&run_one, &under_way, &one_ended);
+                scope.spawn_fifo(move |_| {
+                    // Counted as ended even by a panic, so that this thread does not wait for ever.
+                    let _ended = Ended { under_way, one_ended };
+                    run_one(at);
+                });
             }
         });
     }
@@ -190,6 +196,19 @@ fn run_all<T: Sync, R: Send>(items: &[T], first_phase: usize, work: impl Fn(&T) 
             result.expect("every item was run: a runner that panicked ended the phase with its panic")
         })
         .collect()
+}
+
+/// One of [`run_all`]'s items under way, counted as ended when dropped.
+struct Ended<'a> {
+    under_way: &'a Mutex<usize>,
+    one_ended: &'a Condvar,
+}
+
+impl Drop for Ended<'_> {
+    fn drop(&mut self) {
+        *self.under_way.lock().unwrap_or_else(PoisonError::into_inner) -= 1;
+        self.one_ended.notify_one();
+    }
 }
 
 /// A case's expected input and output, read from its sidecars.
@@ -720,6 +739,27 @@ mod tests {
         for &(i, ended) in &seen[first_phase..] {
             assert_eq!(ended, first_phase, "item {i} started before the first phase ended");
         }
+    }
+
+    #[test]
+    fn a_gradings_runs_do_not_queue_behind_another_gradings_sleeping_ones() {
+        // A submission whose 200 runs each sleep, and one whose runs end at once, graded together:
+        // the second ends while the first has run fewer than half of its runs.
+        let sleepy: Vec<usize> = (0..200).collect();
+        let quick: Vec<usize> = (0..10).collect();
+        let slept = AtomicUsize::new(0);
+        let slept_when_quick_ended = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                run_all(&sleepy, sleepy.len(), |_| {
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    slept.fetch_add(1, Ordering::SeqCst);
+                })
+            });
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            run_all(&quick, quick.len(), |_| ());
+            slept.load(Ordering::SeqCst)
+        });
+        assert!(slept_when_quick_ended < 100, "{slept_when_quick_ended} sleeping runs ended first");
     }
 
     #[test]
