@@ -198,7 +198,7 @@ fn open_folder(path: &Path) -> io::Result<File> {
 /// The folder's inode flags, or `None` where the file system keeps none.
 fn inode_flags(folder: &File) -> Option<libc::c_long> {
     let mut flags: libc::c_long = 0;
-    // SAFETY: FS_IOC_GETFLAGS writes one long into `flags`.
+    // SAFETY: FS_IOC_GETFLAGS writes the flags (an int, whatever its name says) into `flags`.
     let rc = unsafe { libc::ioctl(folder.as_raw_fd(), libc::FS_IOC_GETFLAGS, &mut flags) };
     (rc == 0).then_some(flags)
 }
