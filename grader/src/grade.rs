@@ -743,15 +743,17 @@ mod tests {
 
     #[test]
     fn a_gradings_runs_do_not_queue_behind_another_gradings_sleeping_ones() {
-        // A submission whose 200 runs each sleep, and one whose runs end at once, graded together:
-        // the second ends while the first has run fewer than half of its runs.
-        let sleepy: Vec<usize> = (0..200).collect();
+        // A submission whose runs each sleep, eight times as many as there are runners, and one whose
+        // runs end at once, graded together: the second ends while the first has run fewer than half
+        // of its runs (at least four rounds of every runner, 0.4 s, however busy the machine: the
+        // margin for a starved test thread).
+        let sleepy: Vec<usize> = (0..8 * runner_count()).collect();
         let quick: Vec<usize> = (0..10).collect();
         let slept = AtomicUsize::new(0);
         let slept_when_quick_ended = std::thread::scope(|scope| {
             scope.spawn(|| {
                 run_all(&sleepy, sleepy.len(), |_| {
-                    std::thread::sleep(std::time::Duration::from_millis(50));
+                    std::thread::sleep(std::time::Duration::from_millis(100));
                     slept.fetch_add(1, Ordering::SeqCst);
                 })
             });
@@ -759,7 +761,12 @@ mod tests {
             run_all(&quick, quick.len(), |_| ());
             slept.load(Ordering::SeqCst)
         });
-        assert!(slept_when_quick_ended < 100, "{slept_when_quick_ended} sleeping runs ended first");
+        let half = sleepy.len() / 2;
+        assert!(
+            slept_when_quick_ended < half,
+            "{slept_when_quick_ended} of {} sleeping runs ended first",
+            sleepy.len()
+        );
     }
 
     #[test]
