@@ -486,7 +486,7 @@ fn clusters(students: usize, pairs: &[Pair]) -> Vec<Vec<usize>> {
 
 /// `f` over `items` on every core, in order; each thread has its own `S` (a tokenizer).
 fn parallel_map<T: Sync, S: Default, R: Send>(items: &[T], f: impl Fn(&mut S, &T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len()).max(1);
+    let threads = crate::run::cores().min(items.len()).max(1);
     let chunk = items.len().div_ceil(threads).max(1);
     std::thread::scope(|scope| {
         let handles: Vec<_> = items

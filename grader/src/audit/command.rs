@@ -118,7 +118,7 @@ pub fn run(
     if args.mutants == Some(0) {
         return Err(UsageError("--mutants 0 grades nothing".to_owned()).into());
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::run::cores();
     let options = AuditOptions {
         fixture,
         mutants: args.mutants,

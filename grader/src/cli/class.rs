@@ -174,7 +174,7 @@ pub(super) fn batch(
         return Err(UsageError(format!("no class at {}", root.display())).into());
     }
     let manual = read_manual(manual.as_deref(), &assignment)?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = crate::run::cores();
     let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
     let options = crate::batch::BatchOptions {
         out,

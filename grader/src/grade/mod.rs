@@ -2,8 +2,6 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
 use crate::context;
@@ -16,6 +14,10 @@ use crate::report::{
 use crate::run::gate::Gate;
 use crate::run::{self, Containment, RunRequest};
 use crate::score::{self, Verdict};
+
+mod runners;
+
+use runners::run_all;
 
 /// Bytes of a program's standard error kept in a report.
 const MAX_STDERR_BYTES: usize = 2048;
@@ -78,136 +80,6 @@ impl GradeOptions {
             accept_readable_cases: false,
             dice_seed: None,
         }
-    }
-}
-
-/// Case runners per core or CPU slot (`--jobs`), whichever are more: most of them wait for a slot;
-/// they are there for the runs that sleep and give theirs back, so that a sleeping submission does
-/// not keep the cores idle.
-const RUNNERS_PER_SLOT: usize = 8;
-
-/// The case runners of the whole process: twice [`RUNNERS_PER_SLOT`] per core or CPU slot.
-fn runner_count() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    2 * RUNNERS_PER_SLOT * run::cpu_slot_count().max(cores)
-}
-
-/// The case runners every grading of this process shares (see [`runner_count`]): threads kept
-/// from one grading to the next. A grading that made its own (eight per core, one per case at most)
-/// had a batch of many students on many cores start and end a thread for nearly every run, and
-/// those threads' stacks and memory arenas, mapped and unmapped under the one lock of the grader's
-/// address space that every run's start takes too, cost more than the runs (on 16 cores, 900
-/// threads at once and a quarter more CPU per case at `rlimits-only`). `None` when the system
-/// refuses threads: then the calling thread runs every case.
-fn runners() -> Option<Arc<rayon::ThreadPool>> {
-    static POOL: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
-    let wanted = runner_count();
-    let mut pool = POOL.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some((size, runners)) = pool.as_ref() {
-        if *size == wanted {
-            return Some(runners.clone());
-        }
-    }
-    // A new `--jobs` (a batch after a grading): a pool of the new size; the old one's threads end
-    // once the gradings that hold it have.
-    let built = rayon::ThreadPoolBuilder::new()
-        .num_threads(wanted)
-        .thread_name(|i| format!("case-runner-{i}"))
-        .build()
-        .ok()?;
-    let runners = Arc::new(built);
-    *pool = Some((wanted, runners.clone()));
-    Some(runners)
-}
-
-/// Gradings under way in this process: a batch grades `--jobs` + 1 students at once.
-static GRADINGS: AtomicUsize = AtomicUsize::new(0);
-
-/// Counts a grading's runs under way while it lives.
-struct Grading;
-
-impl Grading {
-    fn start() -> Grading {
-        GRADINGS.fetch_add(1, Ordering::SeqCst);
-        Grading
-    }
-}
-
-impl Drop for Grading {
-    fn drop(&mut self) {
-        GRADINGS.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-/// How many of one grading's items may run at once: its share of the runners among the gradings
-/// under way, and at least [`RUNNERS_PER_SLOT`] (a submission whose runs all sleep to their wall
-/// limit must not take eight times as long as one that does not). With few at once per submission
-/// its kept sandboxes are few, each serving many runs.
-fn lanes() -> usize {
-    let share = runner_count() / GRADINGS.load(Ordering::SeqCst).max(1);
-    share.max(RUNNERS_PER_SLOT)
-}
-
-/// Runs `work` on every item on the shared case runners (see [`runners`]), at most [`lanes`] at
-/// once, in the items' order, and gives the results in the items' order. This thread hands the
-/// runners one item at a time, each once one of its items has ended: so the gradings under way take
-/// turns, and a submission whose runs sleep holds no other's up. The items before `first_phase` all
-/// end before any later one starts. A panic in an item ends the call with that panic once the other
-/// items of its phase have ended.
-fn run_all<T: Sync, R: Send>(items: &[T], first_phase: usize, work: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let _grading = Grading::start();
-    let results: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
-    let run_one = |at: usize| {
-        let result = work(&items[at]);
-        *results[at].lock().unwrap_or_else(PoisonError::into_inner) = Some(result);
-    };
-    let runners = runners();
-    let first_phase = first_phase.min(items.len());
-    let under_way = Mutex::new(0usize);
-    let one_ended = Condvar::new();
-    for phase in [0..first_phase, first_phase..items.len()] {
-        let Some(runners) = &runners else {
-            phase.for_each(run_one);
-            continue;
-        };
-        // In place: this thread waits for its items without running another grading's, whose end
-        // its own would then wait for (on 16 cores, a third more wall time at rlimits-only).
-        runners.in_place_scope_fifo(|scope| {
-            for at in phase {
-                let mut running = under_way.lock().unwrap_or_else(PoisonError::into_inner);
-                while *running >= lanes() {
-                    running = one_ended.wait(running).unwrap_or_else(PoisonError::into_inner);
-                }
-                *running += 1;
-                drop(running);
-                let (run_one, under_way, one_ended) = (&run_one, &under_way, &one_ended);
-                scope.spawn_fifo(move |_| {
-                    // Counted as ended even by a panic, so that this thread does not wait for ever.
-                    let _ended = Ended { under_way, one_ended };
-                    run_one(at);
-                });
-            }
-        });
-    }
-    results
-        .into_iter()
-        .map(|slot| {
-            let result = slot.into_inner().unwrap_or_else(PoisonError::into_inner);
-            result.expect("every item was run: a runner that panicked ended the phase with its panic")
-        })
-        .collect()
-}
-
-/// One of [`run_all`]'s items under way, counted as ended when dropped.
-struct Ended<'a> {
-    under_way: &'a Mutex<usize>,
-    one_ended: &'a Condvar,
-}
-
-impl Drop for Ended<'_> {
-    fn drop(&mut self) {
-        *self.under_way.lock().unwrap_or_else(PoisonError::into_inner) -= 1;
-        self.one_ended.notify_one();
     }
 }
 
@@ -716,63 +588,4 @@ fn reproduce_command(
     }
     command.push_str(&format!(" | diff {} -", quote(&absolute(case.stdout_path()))));
     command
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn no_item_of_the_second_phase_starts_before_every_item_of_the_first_has_ended() {
-        let first_phase = 12;
-        let items: Vec<usize> = (0..40).collect();
-        let first_ended = AtomicUsize::new(0);
-        let seen = run_all(&items, first_phase, |&i| {
-            if i < first_phase {
-                // Uneven lengths, so that runners finish the first phase at different times.
-                std::thread::sleep(std::time::Duration::from_millis((i % 4) as u64 * 5));
-                first_ended.fetch_add(1, Ordering::SeqCst);
-            }
-            (i, first_ended.load(Ordering::SeqCst))
-        });
-        assert_eq!(seen.iter().map(|&(i, _)| i).collect::<Vec<_>>(), items, "results in the items' order");
-        for &(i, ended) in &seen[first_phase..] {
-            assert_eq!(ended, first_phase, "item {i} started before the first phase ended");
-        }
-    }
-
-    #[test]
-    fn a_gradings_runs_do_not_queue_behind_another_gradings_sleeping_ones() {
-        // A submission whose runs each sleep, eight times as many as there are runners, and one whose
-        // runs end at once, graded together: the second ends while the first has run fewer than half
-        // of its runs (at least four rounds of every runner, 0.4 s, however busy the machine: the
-        // margin for a starved test thread).
-        let sleepy: Vec<usize> = (0..8 * runner_count()).collect();
-        let quick: Vec<usize> = (0..10).collect();
-        let slept = AtomicUsize::new(0);
-        let slept_when_quick_ended = std::thread::scope(|scope| {
-            scope.spawn(|| {
-                run_all(&sleepy, sleepy.len(), |_| {
-                    std::thread::sleep(std::time::Duration::from_millis(100));
-                    slept.fetch_add(1, Ordering::SeqCst);
-                })
-            });
-            std::thread::sleep(std::time::Duration::from_millis(20));
-            run_all(&quick, quick.len(), |_| ());
-            slept.load(Ordering::SeqCst)
-        });
-        let half = sleepy.len() / 2;
-        assert!(
-            slept_when_quick_ended < half,
-            "{slept_when_quick_ended} of {} sleeping runs ended first",
-            sleepy.len()
-        );
-    }
-
-    #[test]
-    fn a_panic_in_the_first_phase_ends_the_grading_instead_of_hanging_it() {
-        let items: Vec<usize> = (0..20).collect();
-        let outcome = std::panic::catch_unwind(|| run_all(&items, 5, |&i| assert_ne!(i, 2, "planted")));
-        assert!(outcome.is_err());
-    }
 }

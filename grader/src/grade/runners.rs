@@ -1,0 +1,304 @@
+//! The case runners: threads kept for the whole process, that run the gradings' cases a few at a
+//! time each and wait for work without spinning.
+//!
+//! A grading that made threads of its own (eight per core, one per case at most) had a batch of many
+//! students on many cores start and end a thread for nearly every run, and those threads' stacks and
+//! memory arenas, mapped and unmapped under the one lock of the grader's address space that every
+//! run's start takes too, cost more than the runs (on 16 cores, 900 threads at once and a quarter
+//! more CPU per case at `rlimits-only`). Rayon's pool, used next, kept its threads but had each one
+//! that ran out of work call `sched_yield` 32 times before it slept: a hundred system calls per run,
+//! an eighth of the grader's own CPU at `rlimits-only`. Here a runner with nothing to do sleeps on a
+//! condition variable, and a case is handed to one that sleeps, or to a new one when none does.
+
+use std::any::Any;
+use std::collections::VecDeque;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+
+use crate::run;
+
+/// Case runners per core or CPU slot (`--jobs`), whichever are more: most of them wait for a slot;
+/// they are there for the runs that sleep and give theirs back, so that a sleeping submission does
+/// not keep the cores idle.
+const RUNNERS_PER_SLOT: usize = 8;
+
+/// The case runners the gradings under way share: twice [`RUNNERS_PER_SLOT`] per core or CPU slot.
+pub(super) fn runner_count() -> usize {
+    2 * RUNNERS_PER_SLOT * run::cpu_slot_count().max(run::cores())
+}
+
+/// Gradings under way in this process: a batch grades `--jobs` + 1 students at once.
+static GRADINGS: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a grading's runs under way while it lives.
+struct Grading;
+
+impl Grading {
+    fn start() -> Grading {
+        GRADINGS.fetch_add(1, Ordering::SeqCst);
+        Grading
+    }
+}
+
+impl Drop for Grading {
+    fn drop(&mut self) {
+        GRADINGS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// How many of one grading's items may run at once: its share of the runners among the gradings
+/// under way, and at least [`RUNNERS_PER_SLOT`] (a submission whose runs all sleep to their wall
+/// limit must not take eight times as long as one that does not). With few at once per submission
+/// its kept sandboxes are few, each serving many runs.
+fn lanes() -> usize {
+    let share = runner_count() / GRADINGS.load(Ordering::SeqCst).max(1);
+    share.max(RUNNERS_PER_SLOT)
+}
+
+/// Runs `work` on every item on the case runners, at most [`lanes`] at once, in the items' order,
+/// and gives the results in the items' order. This thread hands the runners one item at a time,
+/// each once one of its items has ended: so the gradings under way take turns, and a submission
+/// whose runs sleep holds no other's up. The items before `first_phase` all end before any later
+/// one starts. A panic in an item ends the call with that panic once the other items of its phase
+/// have ended.
+pub(super) fn run_all<T: Sync, R: Send>(
+    items: &[T],
+    first_phase: usize,
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    let _grading = Grading::start();
+    let results: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
+    let run_one = |at: usize| {
+        let result = work(&items[at]);
+        *lock(&results[at]) = Some(result);
+    };
+    let first_phase = first_phase.min(items.len());
+    let under_way = UnderWay::default();
+    for phase in [0..first_phase, first_phase..items.len()] {
+        {
+            // Declared after everything the items borrow, so dropped (waiting) before any of it,
+            // whether this loop ends or unwinds.
+            let phase_ended = PhaseEnded(&under_way);
+            for at in phase {
+                phase_ended.0.start_one(lanes());
+                let (run_one, under_way) = (&run_one, &under_way);
+                let item: Box<dyn FnOnce() + Send + '_> = Box::new(move || {
+                    // Counted as ended even after a panic, so that this thread does not wait for ever.
+                    let _ended = Ended(under_way);
+                    if let Err(panic) = panic::catch_unwind(AssertUnwindSafe(|| run_one(at))) {
+                        lock(&under_way.panic).get_or_insert(panic);
+                    }
+                });
+                // SAFETY: `phase_ended` waits, when dropped, until every item of the phase has
+                // dropped its `Ended`, the item's last use of anything it borrows; it is dropped
+                // before what the items borrow, on return and on unwinding alike.
+                let item: Job = unsafe { std::mem::transmute::<Box<dyn FnOnce() + Send + '_>, Job>(item) };
+                RUNNERS.hand(item);
+            }
+        }
+        if let Some(panic) = lock(&under_way.panic).take() {
+            panic::resume_unwind(panic);
+        }
+    }
+    results
+        .into_iter()
+        .map(|slot| {
+            let result = slot.into_inner().unwrap_or_else(PoisonError::into_inner);
+            result.expect("every item was run: a runner that panicked ended the phase with its panic")
+        })
+        .collect()
+}
+
+/// One grading's items under way, and the first panic among them.
+#[derive(Default)]
+struct UnderWay {
+    count: Mutex<usize>,
+    one_ended: Condvar,
+    panic: Mutex<Option<Box<dyn Any + Send>>>,
+}
+
+impl UnderWay {
+    /// Waits until fewer than `lanes` items are under way, then counts one more.
+    fn start_one(&self, lanes: usize) {
+        let mut count = lock(&self.count);
+        while *count >= lanes {
+            count = self.one_ended.wait(count).unwrap_or_else(PoisonError::into_inner);
+        }
+        *count += 1;
+    }
+}
+
+/// One item under way, counted as ended when dropped.
+struct Ended<'a>(&'a UnderWay);
+
+impl Drop for Ended<'_> {
+    fn drop(&mut self) {
+        let mut count = lock(&self.0.count);
+        *count -= 1;
+        // Notified under the lock: once it is released, the waiting thread may return and free the
+        // `UnderWay`, which this runner must not touch again.
+        self.0.one_ended.notify_all();
+    }
+}
+
+/// Waits, when dropped, until no item is under way.
+struct PhaseEnded<'a>(&'a UnderWay);
+
+impl Drop for PhaseEnded<'_> {
+    fn drop(&mut self) {
+        let mut count = lock(&self.0.count);
+        while *count > 0 {
+            count = self.0.one_ended.wait(count).unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// An item handed to a runner: its borrows outlive it (see [`run_all`]); it never panics.
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// The runners of the whole process.
+static RUNNERS: Runners =
+    Runners { queue: Mutex::new(Queue { jobs: VecDeque::new(), idle: 0 }), job_ready: Condvar::new() };
+
+struct Runners {
+    queue: Mutex<Queue>,
+    job_ready: Condvar,
+}
+
+/// Jobs not yet taken, and runners waiting for one.
+struct Queue {
+    jobs: VecDeque<Job>,
+    idle: usize,
+}
+
+impl Runners {
+    /// Hands `job` to a waiting runner, or to a new one when every runner is busy. Where the system
+    /// refuses a thread, this thread runs the jobs waiting (its own among them) itself.
+    fn hand(&'static self, job: Job) {
+        let mut queue = lock(&self.queue);
+        queue.jobs.push_back(job);
+        if queue.idle >= queue.jobs.len() {
+            self.job_ready.notify_one();
+            return;
+        }
+        drop(queue);
+        let started = std::thread::Builder::new().name("case-runner".to_owned()).spawn(move || self.serve());
+        if started.is_err() {
+            while let Some(job) = lock(&self.queue).jobs.pop_front() {
+                job();
+            }
+        }
+    }
+
+    /// A runner's life: the jobs, one after another, and a sleep while there are none.
+    fn serve(&self) {
+        let mut queue = lock(&self.queue);
+        loop {
+            if let Some(job) = queue.jobs.pop_front() {
+                drop(queue);
+                job();
+                queue = lock(&self.queue);
+                continue;
+            }
+            queue.idle += 1;
+            queue = self.job_ready.wait(queue).unwrap_or_else(PoisonError::into_inner);
+            queue.idle -= 1;
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_item_of_the_second_phase_starts_before_every_item_of_the_first_has_ended() {
+        let first_phase = 12;
+        let items: Vec<usize> = (0..40).collect();
+        let first_ended = AtomicUsize::new(0);
+        let seen = run_all(&items, first_phase, |&i| {
+            if i < first_phase {
+                // Uneven lengths, so that runners finish the first phase at different times.
+                std::thread::sleep(std::time::Duration::from_millis((i % 4) as u64 * 5));
+                first_ended.fetch_add(1, Ordering::SeqCst);
+            }
+            (i, first_ended.load(Ordering::SeqCst))
+        });
+        assert_eq!(seen.iter().map(|&(i, _)| i).collect::<Vec<_>>(), items, "results in the items' order");
+        for &(i, ended) in &seen[first_phase..] {
+            assert_eq!(ended, first_phase, "item {i} started before the first phase ended");
+        }
+    }
+
+    #[test]
+    fn a_gradings_runs_do_not_queue_behind_another_gradings_sleeping_ones() {
+        // A submission whose runs each sleep, eight times as many as there are runners, and one whose
+        // runs end at once, graded together: the second ends while the first has run fewer than half
+        // of its runs (at least four rounds of every runner, 0.4 s, however busy the machine: the
+        // margin for a starved test thread).
+        let sleepy: Vec<usize> = (0..8 * runner_count()).collect();
+        let quick: Vec<usize> = (0..10).collect();
+        let slept = AtomicUsize::new(0);
+        let slept_when_quick_ended = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                run_all(&sleepy, sleepy.len(), |_| {
+                    std::thread::sleep(std::time::Duration::from_millis(100));
+                    slept.fetch_add(1, Ordering::SeqCst);
+                })
+            });
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            run_all(&quick, quick.len(), |_| ());
+            slept.load(Ordering::SeqCst)
+        });
+        let half = sleepy.len() / 2;
+        assert!(
+            slept_when_quick_ended < half,
+            "{slept_when_quick_ended} of {} sleeping runs ended first",
+            sleepy.len()
+        );
+    }
+
+    #[test]
+    fn a_panic_in_the_first_phase_ends_the_grading_instead_of_hanging_it() {
+        let items: Vec<usize> = (0..20).collect();
+        let outcome = std::panic::catch_unwind(|| run_all(&items, 5, |&i| assert_ne!(i, 2, "planted")));
+        assert!(outcome.is_err());
+    }
+
+    #[test]
+    fn a_panic_ends_the_call_only_once_the_other_items_of_its_phase_have_ended() {
+        // The items borrow `ended`: were the call to return before they end, they would touch it
+        // after it is gone (and the count below would be short).
+        let items: Vec<usize> = (0..30).collect();
+        let ended = AtomicUsize::new(0);
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            run_all(&items, items.len(), |&i| {
+                std::thread::sleep(std::time::Duration::from_millis(if i == 0 { 0 } else { 20 }));
+                ended.fetch_add(1, Ordering::SeqCst);
+                assert_ne!(i, 0, "planted");
+            })
+        }));
+        assert!(outcome.is_err());
+        assert_eq!(ended.load(Ordering::SeqCst), items.len());
+    }
+
+    #[test]
+    fn runners_are_kept_between_gradings_rather_than_started_for_each() {
+        let items: Vec<usize> = (0..4).collect();
+        let names = |_: &usize| std::thread::current().id();
+        let first: std::collections::HashSet<_> = run_all(&items, 0, names).into_iter().collect();
+        let mut later = std::collections::HashSet::new();
+        for _ in 0..20 {
+            later.extend(run_all(&items, 0, names));
+        }
+        // Other tests' gradings share the runners, so new ones may start meanwhile: but twenty
+        // gradings of four items each on threads of their own would be eighty.
+        assert!(later.len() < 80, "{} threads ran 80 items", later.len());
+        assert!(!first.is_empty());
+    }
+}
