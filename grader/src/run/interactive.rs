@@ -5,9 +5,9 @@ use std::io::{self, Write};
 use std::os::fd::AsRawFd;
 use std::time::{Duration, Instant};
 
-use super::pipes::{drain, set_nonblocking, Capture, Drained};
+use super::pipes::{drain, set_nonblocking, Capture, Drained, ReadBuffer};
 use super::procs::{RunQueueWaits, MOST_EXTENSION};
-use super::{spawn, RunError, RunOutcome, Running, SpawnRequest, CHUNK};
+use super::{spawn, RunError, RunOutcome, Running, SpawnRequest};
 
 /// How long an answer may take before the wait for it starts counting the program's time waiting
 /// for a CPU.
@@ -38,7 +38,7 @@ pub struct Interactive {
     pending: Vec<u8>,
     out: Capture,
     err: Capture,
-    buffer: Vec<u8>,
+    buffer: ReadBuffer,
 }
 
 impl Interactive {
@@ -63,7 +63,7 @@ impl Interactive {
             pending: Vec::new(),
             out: Capture::new(request.limits.output_bytes, 0),
             err: super::stderr_capture(request.limits),
-            buffer: vec![0; CHUNK],
+            buffer: ReadBuffer::take(),
         })
     }
 

@@ -299,3 +299,26 @@ fn kept_sandboxes_of_several_submissions_serve_many_runs_at_once() {
         }
     });
 }
+
+#[test]
+fn runs_waiting_for_a_core_hold_no_kept_sandbox() {
+    // Eight runners with four runs each, at once: the runs wait for a core before they take a
+    // sandbox, so the submission needs no more sandboxes than runs can use cores at once (runs
+    // that took a sandbox and then waited for a core had a submission build eight for 54 runs).
+    for level in sandbox_levels() {
+        let keep = KeptSandboxes::new();
+        let (none, limits) = (BTreeMap::new(), limits());
+        std::thread::scope(|scope| {
+            for _ in 0..8 {
+                scope.spawn(|| {
+                    for _ in 0..4 {
+                        let ran = run_kept(&keep, level, "exit 0", &none, &limits);
+                        assert_eq!(ran.termination, Termination::Exited(0), "{level}: {}", text(&ran.stderr));
+                    }
+                });
+            }
+        });
+        let most = cpu_slot_count();
+        assert!((1..=most).contains(&keep.built()), "{level}: {} sandboxes for {most} cores", keep.built());
+    }
+}

@@ -180,6 +180,15 @@ pub fn spawn_admitted(request: &SpawnRequest, admit: &mut dyn FnMut()) -> Result
     spawn_kept_or_admitted(request, None, admit)
 }
 
+/// Whether [`spawn_kept_or_admitted`] would run the program in one of `keep`'s sandboxes (one kept
+/// for the submission, reused or built for it) rather than in a sandbox or as a run user of its own.
+pub(super) fn would_keep(request: &SpawnRequest, keep: Option<&KeptSandboxes>) -> bool {
+    let with_cgroup = request.containment == Containment::Full;
+    request.containment != Containment::RlimitsOnly
+        && keep.is_some()
+        && Key::of(request.limits, request.mounts, with_cgroup).is_some()
+}
+
 /// [`spawn_admitted`], in a sandbox of `keep`'s when the run may have one (see `sandbox::kept`).
 pub(super) fn spawn_kept_or_admitted(
     request: &SpawnRequest,
