@@ -185,7 +185,10 @@ impl Runners {
         drop(queue);
         let started = std::thread::Builder::new().name("case-runner".to_owned()).spawn(move || self.serve());
         if started.is_err() {
-            while let Some(job) = lock(&self.queue).jobs.pop_front() {
+            loop {
+                // Taken out under the lock, run without it.
+                let job = lock(&self.queue).jobs.pop_front();
+                let Some(job) = job else { break };
                 job();
             }
         }

@@ -14,6 +14,7 @@ use std::cell::Cell;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -150,12 +151,55 @@ pub struct RunCgroup {
     dirs: Vec<PathBuf>,
     /// `cgroup.procs` of each directory, opened before the fork so the child can join by writing "0".
     procs: Vec<File>,
+    /// The files read after every run, opened once: opening them by path cost a tenth of the
+    /// grader's own CPU per run (long paths through the cgroup file system, three per run).
+    counters: Counters,
     v2: bool,
     limits: CgroupLimits,
     /// The event counts read during the run (`None`: not read yet), which decide whether it may go
     /// back to the pool.
     process_events: Cell<Option<u64>>,
     memory_events: Cell<Option<u64>>,
+}
+
+/// The files of a run cgroup that are read after every run, each read again from its start.
+#[derive(Debug, Default)]
+struct Counters {
+    /// `pids.current`.
+    processes: Option<File>,
+    /// `pids.events`.
+    process_events: Option<File>,
+    /// `memory.events` (v2) or `memory.oom_control` (v1).
+    memory_events: Option<File>,
+}
+
+impl Counters {
+    fn open(dirs: &[PathBuf], v2: bool) -> Counters {
+        let open = |dir: Option<&PathBuf>, name: &str| dir.and_then(|dir| File::open(dir.join(name)).ok());
+        let memory = if v2 { (dirs.first(), "memory.events") } else { (dirs.get(1), "memory.oom_control") };
+        Counters {
+            processes: open(dirs.first(), "pids.current"),
+            process_events: open(dirs.first(), "pids.events"),
+            memory_events: open(memory.0, memory.1),
+        }
+    }
+}
+
+/// The whole text of a cgroup file opened before, read again from its start (the kernel writes it
+/// anew for every read from offset 0); empty when it cannot be read.
+fn read_again(file: Option<&File>) -> String {
+    let Some(file) = file else { return String::new() };
+    let mut text = Vec::new();
+    let mut chunk = [0u8; 512];
+    loop {
+        match file.read_at(&mut chunk, text.len() as u64) {
+            Ok(0) => break,
+            Ok(n) => text.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return String::new(),
+        }
+    }
+    String::from_utf8(text).unwrap_or_default()
 }
 
 /// Cgroups that runs left empty and with no event counted, ready for the next run.
@@ -193,6 +237,7 @@ impl RunCgroup {
         let mut cgroup = RunCgroup {
             dirs: Vec::new(),
             procs: Vec::new(),
+            counters: Counters::default(),
             v2: matches!(hierarchy, Hierarchy::V2(_)),
             limits: *limits,
             process_events: Cell::new(None),
@@ -211,6 +256,7 @@ impl RunCgroup {
         for dir in &cgroup.dirs {
             cgroup.procs.push(OpenOptions::new().write(true).open(dir.join("cgroup.procs"))?);
         }
+        cgroup.counters = Counters::open(&cgroup.dirs, cgroup.v2);
         Ok(cgroup)
     }
 
@@ -252,17 +298,16 @@ impl RunCgroup {
         if let Some(count) = self.memory_events.get() {
             return count;
         }
+        let events = read_again(self.counters.memory_events.as_ref());
         let count = if self.v2 {
-            event_count(&self.dirs[0].join("memory.events"), "oom_kill")
+            key_value(&events, "oom_kill").unwrap_or(0)
         } else {
-            let memory = &self.dirs[1];
             // `oom_kill` in memory.oom_control exists from Linux 4.13; failcnt counts reclaim attempts
             // at the limit, which a program that stays just under it can also cause, so only as a
             // fallback.
-            let control = fs::read_to_string(memory.join("memory.oom_control")).unwrap_or_default();
-            match key_value(&control, "oom_kill") {
+            match key_value(&events, "oom_kill") {
                 Some(count) => count,
-                None => read_number(&memory.join("memory.failcnt")),
+                None => read_number(&self.dirs[1].join("memory.failcnt")),
             }
         };
         self.memory_events.set(Some(count));
@@ -278,7 +323,7 @@ impl RunCgroup {
         if let Some(count) = self.process_events.get() {
             return count;
         }
-        let count = event_count(&self.dirs[0].join("pids.events"), "max");
+        let count = key_value(&read_again(self.counters.process_events.as_ref()), "max").unwrap_or(0);
         self.process_events.set(Some(count));
         count
     }
@@ -286,9 +331,9 @@ impl RunCgroup {
     /// True when the next run may use this cgroup: no process is left in it and its run counted no
     /// event (the counters would tell the next run's verdict otherwise).
     fn reusable(&self) -> bool {
-        let current = fs::read_to_string(self.dirs[0].join("pids.current"));
+        let current = read_again(self.counters.processes.as_ref());
         self.procs.len() == self.dirs.len()
-            && current.is_ok_and(|text| text.trim() == "0")
+            && current.trim() == "0"
             && self.process_event_count() == 0
             && self.memory_event_count() == 0
     }
@@ -300,6 +345,7 @@ impl RunCgroup {
 
     fn remove_dirs(&mut self) {
         self.procs.clear();
+        self.counters = Counters::default();
         for dir in self.dirs.drain(..).rev() {
             // The last processes of the run may take a moment to leave after SIGKILL.
             for attempt in 0..50 {
@@ -325,6 +371,7 @@ impl Drop for RunCgroup {
         let pooled = RunCgroup {
             dirs: std::mem::take(&mut self.dirs),
             procs: std::mem::take(&mut self.procs),
+            counters: std::mem::take(&mut self.counters),
             v2: self.v2,
             limits: self.limits,
             process_events: Cell::new(None),
@@ -340,11 +387,6 @@ fn write(path: &Path, value: &str) -> io::Result<()> {
 
 fn read_number(path: &Path) -> u64 {
     fs::read_to_string(path).ok().and_then(|text| text.trim().parse().ok()).unwrap_or(0)
-}
-
-/// The value of `key` in a flat keyed file (`key value` lines), 0 when absent.
-fn event_count(path: &Path, key: &str) -> u64 {
-    key_value(&fs::read_to_string(path).unwrap_or_default(), key).unwrap_or(0)
 }
 
 /// The value of `key` in a flat keyed text (`key value` lines).
