@@ -8,7 +8,8 @@
 //! more CPU per case at `rlimits-only`). Rayon's pool, used next, kept its threads but had each one
 //! that ran out of work call `sched_yield` 32 times before it slept: a hundred system calls per run,
 //! an eighth of the grader's own CPU at `rlimits-only`. Here a runner with nothing to do sleeps on a
-//! condition variable, and a case is handed to one that sleeps, or to a new one when none does.
+//! condition variable, and a grading's lane (a loop over its cases) is handed to one that sleeps, or
+//! to a new one when none does.
 
 use std::any::Any;
 use std::collections::VecDeque;
@@ -57,9 +58,11 @@ fn lanes() -> usize {
 }
 
 /// Runs `work` on every item on the case runners, at most [`lanes`] at once, in the items' order,
-/// and gives the results in the items' order. This thread hands the runners one item at a time,
-/// each once one of its items has ended: so the gradings under way take turns, and a submission
-/// whose runs sleep holds no other's up. The items before `first_phase` all end before any later
+/// and gives the results in the items' order. Each of the grading's lanes is a runner that takes the
+/// next item as soon as its last has ended, until none is left or the grading's share of the runners
+/// has shrunk below it (more gradings began): so the gradings under way share the runners, and a
+/// submission whose runs sleep holds no other's up. (Handing the runners one item at a time, from
+/// this thread, cost two wake-ups per run.) The items before `first_phase` all end before any later
 /// one starts. A panic in an item ends the call with that panic once the other items of its phase
 /// have ended.
 pub(super) fn run_all<T: Sync, R: Send>(
@@ -76,25 +79,39 @@ pub(super) fn run_all<T: Sync, R: Send>(
     let first_phase = first_phase.min(items.len());
     let under_way = UnderWay::default();
     for phase in [0..first_phase, first_phase..items.len()] {
+        let next = AtomicUsize::new(phase.start);
+        let end = phase.end;
+        let lane = |index: usize| {
+            // Lane 0 never leaves (there are always at least RUNNERS_PER_SLOT lanes): no item is
+            // left behind.
+            while index == 0 || index < lanes() {
+                let at = next.fetch_add(1, Ordering::SeqCst);
+                if at >= end {
+                    break;
+                }
+                if let Err(panic) = panic::catch_unwind(AssertUnwindSafe(|| run_one(at))) {
+                    lock(&under_way.panic).get_or_insert(panic);
+                }
+            }
+        };
         {
-            // Declared after everything the items borrow, so dropped (waiting) before any of it,
-            // whether this loop ends or unwinds.
+            // Declared after everything the lanes borrow, so dropped (waiting) before any of it,
+            // whether this block ends or unwinds.
             let phase_ended = PhaseEnded(&under_way);
-            for at in phase {
-                phase_ended.0.start_one(lanes());
-                let (run_one, under_way) = (&run_one, &under_way);
-                let item: Box<dyn FnOnce() + Send + '_> = Box::new(move || {
-                    // Counted as ended even after a panic, so that this thread does not wait for ever.
+            for index in 0..lanes().min(phase.len()) {
+                *lock(&phase_ended.0.count) += 1;
+                let (lane, under_way) = (&lane, &under_way);
+                let job: Box<dyn FnOnce() + Send + '_> = Box::new(move || {
+                    // Counted as ended however the lane ends, so that this thread does not wait for
+                    // ever.
                     let _ended = Ended(under_way);
-                    if let Err(panic) = panic::catch_unwind(AssertUnwindSafe(|| run_one(at))) {
-                        lock(&under_way.panic).get_or_insert(panic);
-                    }
+                    lane(index);
                 });
-                // SAFETY: `phase_ended` waits, when dropped, until every item of the phase has
-                // dropped its `Ended`, the item's last use of anything it borrows; it is dropped
-                // before what the items borrow, on return and on unwinding alike.
-                let item: Job = unsafe { std::mem::transmute::<Box<dyn FnOnce() + Send + '_>, Job>(item) };
-                RUNNERS.hand(item);
+                // SAFETY: `phase_ended` waits, when dropped, until every lane of the phase has
+                // dropped its `Ended`, the lane's last use of anything it borrows; it is dropped
+                // before what the lanes borrow, on return and on unwinding alike.
+                let job: Job = unsafe { std::mem::transmute::<Box<dyn FnOnce() + Send + '_>, Job>(job) };
+                RUNNERS.hand(job);
             }
         }
         if let Some(panic) = lock(&under_way.panic).take() {
@@ -110,7 +127,7 @@ pub(super) fn run_all<T: Sync, R: Send>(
         .collect()
 }
 
-/// One grading's items under way, and the first panic among them.
+/// One grading's lanes under way, and the first panic among their items.
 #[derive(Default)]
 struct UnderWay {
     count: Mutex<usize>,
@@ -118,18 +135,7 @@ struct UnderWay {
     panic: Mutex<Option<Box<dyn Any + Send>>>,
 }
 
-impl UnderWay {
-    /// Waits until fewer than `lanes` items are under way, then counts one more.
-    fn start_one(&self, lanes: usize) {
-        let mut count = lock(&self.count);
-        while *count >= lanes {
-            count = self.one_ended.wait(count).unwrap_or_else(PoisonError::into_inner);
-        }
-        *count += 1;
-    }
-}
-
-/// One item under way, counted as ended when dropped.
+/// One lane under way, counted as ended when dropped.
 struct Ended<'a>(&'a UnderWay);
 
 impl Drop for Ended<'_> {
@@ -142,7 +148,7 @@ impl Drop for Ended<'_> {
     }
 }
 
-/// Waits, when dropped, until no item is under way.
+/// Waits, when dropped, until no lane is under way.
 struct PhaseEnded<'a>(&'a UnderWay);
 
 impl Drop for PhaseEnded<'_> {
@@ -154,7 +160,7 @@ impl Drop for PhaseEnded<'_> {
     }
 }
 
-/// An item handed to a runner: its borrows outlive it (see [`run_all`]); it never panics.
+/// A lane handed to a runner: its borrows outlive it (see [`run_all`]); it never panics.
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
 /// The runners of the whole process.
