@@ -217,7 +217,8 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     // an idle program gives it back (see `slots`). A run in a sandbox kept for its submission takes
     // its core first and gives it back once the sandbox is back with its keeper: so the runs that
     // wait for a core hold no sandbox, and the one given back serves the next run. Taken the other
-    // way round, every run waiting held one, and a submission had eight built for 54 runs.
+    // way round, every run waiting held one, and a submission had eight built for 54 runs. (Where no
+    // kept sandbox can be built, the run's own is then built under its core.)
     let kept = spawn::would_keep(&spawn_request, request.keep);
     let mut setup = (!kept).then(slots::Slot::acquire_setup);
     let mut slot = kept.then(slots::Slot::acquire);

@@ -42,7 +42,8 @@ impl DerefMut for ReadBuffer {
 
 impl Drop for ReadBuffer {
     fn drop(&mut self) {
-        KEPT_BUFFER.set(self.0.take());
+        // A thread that is ending keeps nothing (and must not panic here).
+        let _ = KEPT_BUFFER.try_with(|kept| kept.set(self.0.take()));
     }
 }
 
