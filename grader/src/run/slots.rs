@@ -83,7 +83,7 @@ pub fn set_slot_count(total: usize) {
 }
 
 /// The cores this process may use, read once: `available_parallelism` reads the cgroup's files
-/// each time it is asked (a tenth of the grader's own CPU per run when asked for every run).
+/// each time it is asked (6% of the grader's own CPU at `rlimits-only` when asked for every run).
 pub fn cores() -> usize {
     static CORES: OnceLock<usize> = OnceLock::new();
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
