@@ -22,6 +22,8 @@ pub(super) struct Attempt<'a> {
     pub(super) expected: Lines<'a>,
     pub(super) actual: Lines<'a>,
     pub(super) matched: bool,
+    /// Each line as a number (see [`line_ids`]), the output's only as far as it is diffed.
+    ids: OnceCell<(Vec<u32>, Vec<u32>)>,
     /// The line diff, computed once for the report's diff and the partial credit.
     ops: OnceCell<Vec<DiffOp>>,
 }
@@ -55,7 +57,7 @@ impl<'a> Attempt<'a> {
                 }
             }
         };
-        Self { expected, actual, matched, ops: OnceCell::new() }
+        Self { expected, actual, matched, ids: OnceCell::new(), ops: OnceCell::new() }
     }
 
     fn common_prefix(&self) -> usize {
@@ -119,12 +121,12 @@ impl<'a> Attempt<'a> {
     pub(super) fn ops(&self) -> &[DiffOp] {
         self.ops.get_or_init(|| {
             let (expected, actual) = (&self.expected.normalized, &self.actual.normalized);
-            let diffed = actual.len().min(expected.len().saturating_mul(2).saturating_add(MAX_EXTRA_LINES));
-            let (expected_ids, actual_ids) = line_ids(expected, &actual[..diffed]);
+            let (expected_ids, actual_ids) = self.ids();
+            let diffed = actual_ids.len();
             let mut ops = similar::capture_diff_slices_deadline(
                 Algorithm::Patience,
-                &expected_ids,
-                &actual_ids,
+                expected_ids,
+                actual_ids,
                 Some(Instant::now() + DIFF_TIMEOUT),
             );
             if diffed < actual.len() {
@@ -136,6 +138,22 @@ impl<'a> Attempt<'a> {
             }
             ops
         })
+    }
+
+    /// The lines as numbers, equal for equal lines, the output's as far as it is diffed.
+    fn ids(&self) -> &(Vec<u32>, Vec<u32>) {
+        self.ids.get_or_init(|| {
+            let (expected, actual) = (&self.expected.normalized, &self.actual.normalized);
+            let diffed = actual.len().min(expected.len().saturating_mul(2).saturating_add(MAX_EXTRA_LINES));
+            line_ids(expected, &actual[..diffed])
+        })
+    }
+
+    /// True when the two comparisons have the same shape: as many lines, equal at the same places.
+    /// All a diff and a partial credit look at is which lines equal which, so both then come out the
+    /// same (the normalisations of a lenient rung mostly change nothing a wrong game did).
+    pub(super) fn same_shape(&self, other: &Attempt) -> bool {
+        self.actual.normalized.len() == other.actual.normalized.len() && self.ids() == other.ids()
     }
 
     /// The fraction of the case this output earns under the spec's partial-credit rule.

@@ -378,12 +378,19 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
 
     // No rung matches: partial credit under whichever reading of the output credits most.
     let mut best = (base.partial_credit(spec), Vec::new(), false);
+    let mut credited = vec![&base];
     for rung in &rungs {
         // A fraction is at most 1, so a rung whose own credit cannot beat the best so far is not
         // diffed: the diffs are most of what a mismatch costs.
         if spec.hunk_cost >= 0.0 && rung.credit <= best.0 .0 + 1e-12 {
             continue;
         }
+        // Nor one of the same shape as a reading already credited: its fraction would be that one's,
+        // under a credit no higher (the ladder goes down), so it cannot beat the best either.
+        if credited.iter().any(|attempt| attempt.same_shape(&rung.attempt)) {
+            continue;
+        }
+        credited.push(&rung.attempt);
         let (fraction, how) = rung.attempt.partial_credit(spec);
         if rung.credit * fraction > best.0 .0 + 1e-12 {
             best = ((rung.credit * fraction, how), rung.leniency.clone(), rung.rewrite);

@@ -496,3 +496,27 @@ fn diffing_lines_as_numbers_gives_the_operations_diffing_the_lines_gives() {
         );
     }
 }
+
+#[test]
+fn readings_of_the_same_shape_earn_the_same_partial_credit() {
+    // What lets the ladder skip a rung's diff: the same lines equal at the same places.
+    use super::attempt::Attempt;
+    let expected = "Red moves 3\nBoard:\n. . x\nBlue moves 2\n";
+    let derailed = "Red moves 3\nBoard:\n. x .\nBlue moves 5\nextra\n";
+    let plain = Reading { norms: Vec::new(), rewrite: false };
+    let lenient = Reading { norms: vec![Normalization::AllWhitespace, Normalization::Case], rewrite: false };
+    for partial in [Partial::Lines, Partial::Prefix, Partial::EachLine, Partial::Hunks] {
+        let spec = CompareSpec { partial, ..CompareSpec::default() };
+        let strict = Attempt::new(expected, derailed, &plain, &spec, Extent::Whole);
+        let forgiving = Attempt::new(expected, derailed, &lenient, &spec, Extent::Whole);
+        assert!(strict.same_shape(&forgiving));
+        assert_eq!(strict.partial_credit(&spec), forgiving.partial_credit(&spec));
+    }
+    // Where a reading makes lines equal, the shape (and the credit) is another.
+    let shouting = "Red moves 3\nBoard:\n. x .\nBLUE MOVES 2\n";
+    let spec = CompareSpec { partial: Partial::Lines, ..CompareSpec::default() };
+    let strict = Attempt::new(expected, shouting, &plain, &spec, Extent::Whole);
+    let forgiving = Attempt::new(expected, shouting, &lenient, &spec, Extent::Whole);
+    assert!(!strict.same_shape(&forgiving));
+    assert!(forgiving.partial_credit(&spec).0 > strict.partial_credit(&spec).0);
+}
