@@ -18,6 +18,13 @@ pub fn lines_read_by_reference(
     expected: &[u8],
     expected_line: usize,
 ) -> Option<usize> {
+    replay_reads(solution, stdin, expected).map(|reads| lines_read_before(&reads, expected_line))
+}
+
+/// The reference's console replayed on `stdin`: for each input line it read, how many complete lines
+/// it had printed by then; `None` when the replay does not print exactly `expected`. A case's replay
+/// is the same for every student, so a grading keeps it (see `Sidecars::replay`).
+pub fn replay_reads(solution: &dyn reference::Solution, stdin: &[u8], expected: &[u8]) -> Option<Vec<usize>> {
     let printed = Cell::new(0usize);
     let mut output =
         TracedOutput { bytes: Vec::with_capacity(expected.len()), lines: &printed, limit: expected.len() };
@@ -28,9 +35,13 @@ pub fn lines_read_by_reference(
     if output.bytes != expected {
         return None;
     }
-    // Input line k was read while `read_at[k]` complete lines had been printed: the lines read before
-    // line `expected_line` was complete are those typed up to its prompt.
-    Some(input.read_at.iter().take_while(|&&printed| printed < expected_line).count())
+    Some(input.read_at)
+}
+
+/// Of a replay's `reads`, the input lines read before line `expected_line` was complete: those typed
+/// up to its prompt (input line k was read while `reads[k]` complete lines had been printed).
+pub fn lines_read_before(reads: &[usize], expected_line: usize) -> usize {
+    reads.iter().take_while(|&&printed| printed < expected_line).count()
 }
 
 /// The last `INPUT_LINES_SHOWN` of the first `consumed` lines of `stdin`, numbered from 1.

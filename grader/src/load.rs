@@ -197,6 +197,8 @@ pub struct Case {
     pub env: BTreeMap<String, String>,
     /// For an interactive case: the referee built from its scenario.
     pub referee: Option<Referee>,
+    /// Its input and expected transcript, read once (see [`Case::sidecars`]).
+    pub sidecars: SidecarsOnce,
 }
 
 /// The referee of an interactive case, shared by the threads that grade it.
@@ -210,6 +212,21 @@ impl std::fmt::Debug for Referee {
 }
 
 impl Case {
+    /// The case's input and expected transcript, read on first need and kept while the assignment
+    /// is loaded: a class's gradings read them once, not once per student.
+    ///
+    /// # Errors
+    ///
+    /// A missing transcript (`grader bless` makes it) or a sidecar that cannot be read; an error is
+    /// not kept, so a later call reads again.
+    pub fn sidecars(&self) -> Result<std::sync::Arc<Sidecars>, LoadError> {
+        if let Some(sidecars) = self.sidecars.0.get() {
+            return Ok(sidecars.clone());
+        }
+        let read = std::sync::Arc::new(Sidecars::read(self)?);
+        Ok(self.sidecars.0.get_or_init(|| read).clone())
+    }
+
     /// The `.stdin` sidecar beside the case file.
     pub fn stdin_path(&self) -> PathBuf {
         self.path.with_extension("stdin")
@@ -223,6 +240,58 @@ impl Case {
     /// The `.env` sidecar (`KEY=VALUE` lines) beside the case file, present when a scenario sets any.
     pub fn env_path(&self) -> PathBuf {
         self.path.with_extension("env")
+    }
+}
+
+/// A case's sidecar files as read: its input and its expected transcript (an interactive case,
+/// which a referee plays, has neither).
+#[derive(Debug, Default)]
+pub struct Sidecars {
+    /// The `.stdin` sidecar's bytes (none when there is no such file).
+    pub stdin: Vec<u8>,
+    /// Whether the `.stdin` sidecar is a file.
+    pub stdin_is_file: bool,
+    /// The expected transcript.
+    pub stdout: Vec<u8>,
+    /// What the grade stage learns once from the reference's replay of the input (see
+    /// `context::Replay`), kept with the files it was learnt from.
+    pub replay: std::sync::OnceLock<Option<Vec<usize>>>,
+}
+
+impl Sidecars {
+    fn read(case: &Case) -> Result<Sidecars, LoadError> {
+        if case.referee.is_some() {
+            return Ok(Sidecars::default());
+        }
+        let stdout_path = case.stdout_path();
+        let stdout = std::fs::read(&stdout_path).map_err(|source| match source.kind() {
+            std::io::ErrorKind::NotFound => LoadError::Invalid {
+                path: case.path.clone(),
+                line: None,
+                message: format!(
+                    "the expected transcript {} is missing: run `grader bless`",
+                    stdout_path.display()
+                ),
+            },
+            _ => LoadError::Io { path: stdout_path.clone(), source },
+        })?;
+        let stdin_path = case.stdin_path();
+        let (stdin, stdin_is_file) = match std::fs::read(&stdin_path) {
+            Ok(bytes) => (bytes, true),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => (Vec::new(), false),
+            Err(source) => return Err(LoadError::Io { path: stdin_path, source }),
+        };
+        Ok(Sidecars { stdin, stdin_is_file, stdout, replay: std::sync::OnceLock::new() })
+    }
+}
+
+/// A case's [`Sidecars`] once read; its clones share them (the same files).
+#[derive(Clone, Default)]
+pub struct SidecarsOnce(std::sync::Arc<std::sync::OnceLock<std::sync::Arc<Sidecars>>>);
+
+impl fmt::Debug for SidecarsOnce {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.get().is_some() { "SidecarsOnce(read)" } else { "SidecarsOnce(unread)" })
     }
 }
 

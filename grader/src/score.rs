@@ -265,6 +265,7 @@ mod tests {
             scenario_line: None,
             env: BTreeMap::new(),
             referee: None,
+            sidecars: Default::default(),
         }
     }
 

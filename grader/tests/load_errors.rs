@@ -318,3 +318,44 @@ fn a_lenient_rewrite_loads_into_every_case_and_its_mistakes_name_their_line() {
     assert_eq!((file.as_str(), line), ("hello.toml", Some(4)));
     assert!(message.contains("bad lenient-rewrite pattern"), "{message}");
 }
+
+#[test]
+fn a_cases_sidecars_are_read_once_and_a_missing_transcript_again_until_it_is_there() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("toy");
+    std::fs::create_dir_all(dir.join("basics")).unwrap();
+    std::fs::write(dir.join("assignment.toml"), ASSIGNMENT).unwrap();
+    std::fs::write(dir.join("basics/hello.toml"), "title = \"hi\"\n").unwrap();
+    std::fs::write(dir.join("basics/hello.stdout"), "hi\n").unwrap();
+    std::fs::write(dir.join("basics/hello.stdin"), "go\n").unwrap();
+    let assignment = grader::load::load_assignment(root.path(), "toy").unwrap();
+    let case = &assignment.cases[0];
+    let first = case.sidecars().unwrap();
+    assert_eq!(
+        (first.stdin.as_slice(), first.stdin_is_file, first.stdout.as_slice()),
+        (&b"go\n"[..], true, &b"hi\n"[..])
+    );
+    // A class's gradings share what the first read, as do the case's clones.
+    std::fs::write(dir.join("basics/hello.stdout"), "changed\n").unwrap();
+    assert!(std::sync::Arc::ptr_eq(&first, &case.sidecars().unwrap()));
+    assert!(std::sync::Arc::ptr_eq(&first, &case.clone().sidecars().unwrap()));
+    // A new load reads the files again.
+    let reloaded = grader::load::load_assignment(root.path(), "toy").unwrap();
+    assert_eq!(reloaded.cases[0].sidecars().unwrap().stdout, b"changed\n");
+
+    // A transcript that goes missing before the first read is an error naming the case, kept for no
+    // later call; no `.stdin` is an empty input.
+    std::fs::remove_file(dir.join("basics/hello.stdin")).unwrap();
+    std::fs::remove_file(dir.join("basics/hello.stdout")).unwrap();
+    let fresh = reloaded.cases[0].clone();
+    let unread = grader::load::Case { sidecars: Default::default(), ..fresh };
+    let (file, line, message) = invalid(unread.sidecars().unwrap_err());
+    assert_eq!((file.as_str(), line), ("hello.toml", None));
+    assert!(message.contains("run `grader bless`"), "{message}");
+    std::fs::write(dir.join("basics/hello.stdout"), "hi\n").unwrap();
+    let read = unread.sidecars().unwrap();
+    assert_eq!(
+        (read.stdin.is_empty(), read.stdin_is_file, read.stdout.as_slice()),
+        (true, false, &b"hi\n"[..])
+    );
+}

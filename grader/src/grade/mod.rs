@@ -2,11 +2,12 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::build::{self, Build, BuildCache, BuildError, Submission};
 use crate::context;
 use crate::interactive;
-use crate::load::{Assignment, Case, CaseKind, LoadError, Probe, Visibility};
+use crate::load::{Assignment, Case, CaseKind, LoadError, Probe, Sidecars, Visibility};
 use crate::points;
 use crate::report::{
     BuildReport, BuildStatus, CaseReport, CaseStatus, HiddenCases, InputContext, ProbeReport, Report,
@@ -83,37 +84,6 @@ impl GradeOptions {
     }
 }
 
-/// A case's expected input and output, read from its sidecars.
-struct Expectation {
-    stdin: Vec<u8>,
-    stdout: Vec<u8>,
-}
-
-fn read_expectation(case: &Case) -> Result<Expectation, LoadError> {
-    if case.referee.is_some() {
-        return Ok(Expectation { stdin: Vec::new(), stdout: Vec::new() });
-    }
-    let stdout_path = case.stdout_path();
-    let stdout = std::fs::read(&stdout_path).map_err(|source| match source.kind() {
-        std::io::ErrorKind::NotFound => LoadError::Invalid {
-            path: case.path.clone(),
-            line: None,
-            message: format!(
-                "the expected transcript {} is missing: run `grader bless`",
-                stdout_path.display()
-            ),
-        },
-        _ => LoadError::Io { path: stdout_path.clone(), source },
-    })?;
-    let stdin_path = case.stdin_path();
-    let stdin = match std::fs::read(&stdin_path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(source) => return Err(LoadError::Io { path: stdin_path, source }),
-    };
-    Ok(Expectation { stdin, stdout })
-}
-
 /// Grades one submission (a folder or a single file) against an assignment's cases.
 pub fn grade(
     assignment: &Assignment,
@@ -141,7 +111,7 @@ pub fn grade_submission(
     if !options.accept_readable_cases {
         check_cases_unreadable(&cases, options.containment)?;
     }
-    let expectations = cases.iter().map(|c| read_expectation(c)).collect::<Result<Vec<_>, _>>()?;
+    let expectations = cases.iter().map(|c| c.sidecars()).collect::<Result<Vec<_>, _>>()?;
 
     let mut builds: BTreeMap<&str, Build> = BTreeMap::new();
     for case in &cases {
@@ -174,7 +144,7 @@ pub fn grade_submission(
     // More runner threads than cores: runs are admitted by CPU slots (see `run`), and a program
     // that sleeps gives its slot back, so a sleeping submission does not keep the cores idle.
     let work: Vec<_> = cases.iter().zip(&expectations).zip(&points).collect();
-    let grade_one = |&((case, expected), &max_score): &((&&Case, &Expectation), &f64)| {
+    let grade_one = |&((case, expected), &max_score): &((&&Case, &Arc<Sidecars>), &f64)| {
         run_case(assignment, case, expected, &builds[case.build.as_str()], max_score, options, keep.as_ref())
     };
     // Without namespaces the runs of one submission share the machine's world-writable places and
@@ -360,7 +330,7 @@ fn run_probe(
 fn run_case(
     assignment: &Assignment,
     case: &Case,
-    expected: &Expectation,
+    expected: &Sidecars,
     build: &Build,
     max_score: f64,
     options: &GradeOptions,
@@ -520,21 +490,25 @@ fn play_interactive_case(
 fn input_context(
     assignment: &Assignment,
     case: &Case,
-    expected: &Expectation,
+    expected: &Sidecars,
     divergence: Option<&crate::compare::Divergence>,
 ) -> Option<InputContext> {
-    let stdin_path = case.stdin_path();
-    if !stdin_path.is_file() {
+    if !expected.stdin_is_file {
         return None;
     }
+    let stdin_path = case.stdin_path();
     // Relative to the cases folder (`trouble/game/x.stdin`), which the report names once.
     let root = assignment.dir.parent().unwrap_or(Path::new(""));
     let path = stdin_path.strip_prefix(root).unwrap_or(&stdin_path).display().to_string();
     let stdin = String::from_utf8_lossy(&expected.stdin);
     let consumed = divergence.and_then(|d| match case.kind {
-        CaseKind::Transcript => reference::solution(&assignment.id).and_then(|solution| {
-            context::lines_read_by_reference(solution, &expected.stdin, &expected.stdout, d.expected_line)
-        }),
+        CaseKind::Transcript => {
+            let reads = expected.replay.get_or_init(|| {
+                let solution = reference::solution(&assignment.id)?;
+                context::replay_reads(solution, &expected.stdin, &expected.stdout)
+            });
+            reads.as_deref().map(|reads| context::lines_read_before(reads, d.expected_line))
+        }
         // A driver's transcript echoes each command it reads: the diff already shows them.
         CaseKind::Unit | CaseKind::Interactive => None,
     });
@@ -572,7 +546,7 @@ fn replay_command(case_id: &str, game: &crate::report::GameProblem, argv: &[std:
 /// input, and diffs its output with the transcript.
 fn reproduce_command(
     case: &Case,
-    expected: &Expectation,
+    expected: &Sidecars,
     env: &BTreeMap<String, String>,
     argv: &[std::ffi::OsString],
 ) -> String {

@@ -89,6 +89,7 @@ pub(super) fn load_case(
         scenario_line,
         env: file.env,
         referee: None,
+        sidecars: SidecarsOnce::default(),
     };
     if let Some(withheld) = file.withheld.as_ref().filter(|w| *w.get_ref()) {
         if case.visibility != Visibility::Hidden {
