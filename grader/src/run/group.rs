@@ -13,7 +13,7 @@ use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::Path;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use super::exec::{c_bytes, pipe, reset_signal_dispositions, ChildStack, ExecImage};
 use super::Rlimits;
@@ -27,6 +27,8 @@ pub(super) struct Started {
     pub stdin: File,
     pub stdout: File,
     pub stderr: File,
+    /// Every process of the run stays in the group (see `seal`): killing the group kills the run.
+    pub sealed: bool,
 }
 
 /// Everything the child reads, prepared before the clone; it outlives the child's life before exec.
@@ -43,6 +45,15 @@ struct Plan {
     mask: libc::sigset_t,
     /// The errno of a child that failed before or at its exec (0: it exec'd).
     failure: AtomicI32,
+    /// The filter that seals the group, when there is one; `sealed` says whether it was installed.
+    seal: Option<&'static seccompiler::BpfProgram>,
+    sealed: AtomicBool,
+}
+
+/// This process's id, asked of the kernel once (glibc asks it at every call).
+fn grader_pid() -> libc::pid_t {
+    static PID: std::sync::OnceLock<libc::pid_t> = std::sync::OnceLock::new();
+    *PID.get_or_init(|| std::process::id() as libc::pid_t)
 }
 
 /// Starts `image` in `workdir` under `rlimits`, as the run user `user` when given.
@@ -60,12 +71,14 @@ pub(super) fn start(
         image,
         workdir,
         rlimits,
-        parent: std::process::id() as libc::pid_t,
+        parent: grader_pid(),
         user,
         stdio: [stdin_r.as_raw_fd(), stdout_w.as_raw_fd(), stderr_w.as_raw_fd()],
         // SAFETY: a zeroed sigset_t is a valid (empty) set; it is overwritten below.
         mask: unsafe { std::mem::zeroed() },
         failure: AtomicI32::new(0),
+        seal: super::seal::filter(),
+        sealed: AtomicBool::new(false),
     };
     let stack = ChildStack::new(STACK_BYTES);
     let top = stack.top();
@@ -100,6 +113,7 @@ pub(super) fn start(
         stdin: File::from(stdin_w),
         stdout: File::from(stdout_r),
         stderr: File::from(stderr_r),
+        sealed: plan.sealed.load(Ordering::SeqCst),
     })
 }
 
@@ -139,6 +153,10 @@ unsafe fn prepare(plan: &Plan) -> io::Result<()> {
             return Err(io::Error::last_os_error());
         }
         confine(&plan.rlimits, plan.parent, plan.user)?;
+        // Last, once this process has its group (and no_new_privs, which the filter needs).
+        if let Some(filter) = plan.seal {
+            plan.sealed.store(super::seal::install(filter), Ordering::SeqCst);
+        }
         if libc::pthread_sigmask(libc::SIG_SETMASK, &plan.mask, std::ptr::null_mut()) != 0 {
             return Err(io::Error::last_os_error());
         }

@@ -20,6 +20,7 @@ mod pipes;
 mod pool;
 mod procs;
 mod sandbox;
+mod seal;
 mod slots;
 mod spawn;
 mod users;

@@ -54,8 +54,8 @@ enum Backend {
     Sandbox { status: Option<File>, cgroup: Option<RunCgroup>, launch: Option<LaunchOwner> },
     /// A run in a kept sandbox: `pid` is its PID 1, which outlives the run (see [`KeptRun`]).
     Kept(KeptRun),
-    /// A process group led by `pid`.
-    Group,
+    /// A process group led by `pid`; `sealed`: no process of the run can leave it (see `seal`).
+    Group { sealed: bool },
 }
 
 /// A run in a sandbox kept for its submission's runs.
@@ -143,6 +143,13 @@ fn environment(requested: &BTreeMap<String, String>, home: &Path) -> Vec<(OsStri
     env.into_iter().collect()
 }
 
+/// Whether the grader runs as root, asked of the kernel once.
+fn is_root() -> bool {
+    static ROOT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    // SAFETY: geteuid has no preconditions.
+    *ROOT.get_or_init(|| unsafe { libc::geteuid() } == 0)
+}
+
 fn pidfd_open(pid: libc::pid_t) -> io::Result<OwnedFd> {
     // SAFETY: pidfd_open has no memory-safety preconditions.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
@@ -208,12 +215,7 @@ pub(super) fn spawn_kept_or_admitted(
     if request.containment == Containment::RlimitsOnly {
         // Without namespaces, root's runs would read whatever root can (the hidden cases) and one
         // user's processes could reach another's: each runs as a run user of its own.
-        // SAFETY: geteuid has no preconditions.
-        let user = if unsafe { libc::geteuid() } == 0 {
-            Some(RunUser::take().map_err(RunError::TempDir)?)
-        } else {
-            None
-        };
+        let user = if is_root() { Some(RunUser::take().map_err(RunError::TempDir)?) } else { None };
         let uid = user.as_ref().map(RunUser::uid);
         let workdir = Workdir::create(uid).map_err(RunError::TempDir)?;
         // After the folder: making the first one makes its parent in /tmp, whose change would have
@@ -351,7 +353,7 @@ fn spawn_in_group(request: &SpawnRequest, workdir: &Path, user: Option<u32>) -> 
     Ok(Running {
         pid: program.pid,
         pidfd,
-        backend: Backend::Group,
+        backend: Backend::Group { sealed: program.sealed },
         reaped: false,
         stdin: Some(program.stdin),
         stdout: Some(program.stdout),
@@ -392,7 +394,7 @@ impl Running {
         match &self.backend {
             Backend::Sandbox { cgroup, .. } => cgroup.as_ref(),
             Backend::Kept(run) => run.cgroup.as_ref(),
-            Backend::Group => None,
+            Backend::Group { .. } => None,
         }
     }
 
@@ -435,15 +437,16 @@ impl Running {
                     run.spoiled.set(true);
                     libc::kill(self.pid, libc::SIGKILL)
                 }
-                Backend::Group => libc::kill(-self.pid, libc::SIGKILL),
+                Backend::Group { .. } => libc::kill(-self.pid, libc::SIGKILL),
             };
         }
         // A run user's processes outside the group (`setsid`) die now too: they would hold the
-        // output pipes open until the reader's grace ran out.
-        // Once is enough: no process of the user can start after it.
+        // output pipes open until the reader's grace ran out. Once is enough: no process of the
+        // user can start after it. A sealed group holds every process of the run: its kill did.
         if let Some(Leased { user: Some((user, _)), killed, .. }) = &self.leased {
             if !killed.get() {
-                killed.set(user.kill_processes().is_ok());
+                let sealed = matches!(self.backend, Backend::Group { sealed: true });
+                killed.set(sealed || user.kill_processes().is_ok());
             }
         }
     }
@@ -514,7 +517,7 @@ impl Running {
             leased.release();
         }
         match &mut self.backend {
-            Backend::Group => Ok(Ended {
+            Backend::Group { .. } => Ok(Ended {
                 status: Some(status),
                 cpu_time: duration_of(usage.ru_utime) + duration_of(usage.ru_stime),
                 peak_memory_kb: u64::try_from(usage.ru_maxrss).unwrap_or(0),

@@ -6,12 +6,14 @@
 //! same number), leased to one run at a time: no run can signal, trace or read what another run's
 //! user made. A lease is held across processes with an exclusive `flock` on a file in a folder only
 //! root may enter, so two graders on one machine never share a user; a user that `/etc/passwd`
-//! names, or whose lock another grader holds, is skipped. When the run ends, [`RunUser::scrub`]
-//! kills every process of the user (one `kill(-1)` from a process that is that user: the kernel
-//! signals all of them under one lock, so none forks away), removes what the user made in the
-//! world-writable folders (as that user, never as root: a link planted there can only lead to what
-//! the user itself may remove) and its System V IPC objects. POSIX shared memory and message
-//! queues are files in `/dev/shm` and `/dev/mqueue`, removed with the rest.
+//! names, or whose lock another grader holds, is skipped. When the run ends, every process of the
+//! user is dead: a sealed run's (see `seal`) cannot leave the process group the grader kills; an
+//! unsealed one's are killed by [`RunUser::scrub`] with one `kill(-1)` from a process that is that
+//! user (the kernel signals all of them under one lock, so none forks away). The scrub removes
+//! what the user made in the world-writable folders (as that user, never as root: a link planted
+//! there can only lead to what the user itself may remove) and its System V IPC objects. POSIX
+//! shared memory and message queues are files in `/dev/shm` and `/dev/mqueue`, removed with the
+//! rest.
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};

@@ -165,25 +165,56 @@ impl Workdir {
         self.keep = false;
     }
 
-    /// True when the (emptied) folder is as it was given to `uid`; then its times are set again, so
-    /// that none a program set reaches the next run.
-    fn is_as_given(&self, uid: u32, as_given: AsGiven) -> bool {
-        let Ok(folder) = open_folder(&self.path) else { return false };
+    /// True when the (emptied) `folder` is as it was given to `uid`; then its times are set again,
+    /// so that none a program set reaches the next run.
+    fn is_as_given(folder: &File, uid: u32, as_given: AsGiven) -> bool {
         let Ok(meta) = folder.metadata() else { return false };
         let private = meta.uid() == uid && meta.gid() == uid && meta.mode() == libc::S_IFDIR | 0o700;
-        if !private || meta.size() != as_given.size || inode_flags(&folder) != as_given.flags {
+        if !private || meta.size() != as_given.size || inode_flags(folder) != as_given.flags {
             return false;
         }
         // SAFETY: flistxattr with a null buffer and size 0 only returns the size the names need.
         let attributes = unsafe { libc::flistxattr(folder.as_raw_fd(), std::ptr::null_mut(), 0) };
-        if attributes != 0 {
-            return false;
-        }
-        if !fs::read_dir(&self.path).is_ok_and(|mut entries| entries.next().is_none()) {
+        if attributes != 0 || !is_empty(folder) {
             return false;
         }
         // SAFETY: futimens with a null array sets both times to now on a descriptor we own.
         unsafe { libc::futimens(folder.as_raw_fd(), std::ptr::null()) == 0 }
+    }
+}
+
+/// True when the folder holds nothing but `.` and `..`, read from its start through `folder`.
+fn is_empty(folder: &File) -> bool {
+    let fd = folder.as_raw_fd();
+    // SAFETY: lseek on a descriptor we own.
+    if unsafe { libc::lseek(fd, 0, libc::SEEK_SET) } != 0 {
+        return false;
+    }
+    let mut buffer = [0u64; 512];
+    loop {
+        // SAFETY: getdents64 writes at most the buffer's length into it.
+        let read = unsafe {
+            libc::syscall(libc::SYS_getdents64, fd, buffer.as_mut_ptr(), std::mem::size_of_val(&buffer))
+        };
+        let Ok(read) = usize::try_from(read) else { return false };
+        if read == 0 {
+            return true;
+        }
+        // SAFETY: the kernel wrote `read` bytes of `struct linux_dirent64` records.
+        let bytes = unsafe { std::slice::from_raw_parts(buffer.as_ptr().cast::<u8>(), read) };
+        let mut at = 0;
+        while at + 19 < bytes.len() {
+            // d_ino (8 bytes), d_off (8), d_reclen (2), d_type (1), then the name, NUL-ended.
+            let length = usize::from(u16::from_ne_bytes([bytes[at + 16], bytes[at + 17]]));
+            if length <= 19 || at + length > bytes.len() {
+                return false;
+            }
+            let name = bytes[at + 19..at + length].split(|&b| b == 0).next().unwrap_or_default();
+            if name != b"." && name != b".." {
+                return false;
+            }
+            at += length;
+        }
     }
 }
 
@@ -211,8 +242,13 @@ impl Drop for Workdir {
         let contents = || users::remove_entries(&self.path, |_| true);
         match self.owner {
             Some((uid, as_given)) => {
-                users::as_user(uid, contents);
-                if self.keep && self.is_as_given(uid, as_given) {
+                // Most programs leave nothing: their folder is found empty through the descriptor
+                // that checks it, and nothing is removed.
+                let folder = open_folder(&self.path).ok();
+                if !folder.as_ref().is_some_and(is_empty) {
+                    users::as_user(uid, contents);
+                }
+                if self.keep && folder.is_some_and(|folder| Self::is_as_given(&folder, uid, as_given)) {
                     let path = std::mem::take(&mut self.path);
                     kept().get_or_insert_with(HashMap::new).insert(uid, (path, as_given));
                     return;
@@ -309,5 +345,29 @@ mod tests {
         drop(folder);
         assert!(!path.exists(), "a folder that must not be kept is removed");
         user.put_back();
+    }
+
+    #[test]
+    fn a_folder_is_empty_only_without_any_entry_whatever_came_and_went() {
+        let dir = tempfile::tempdir().unwrap();
+        let open = || open_folder(dir.path()).unwrap();
+        let folder = open();
+        assert!(is_empty(&folder));
+        // More entries than one read of the folder returns, then all but the last one removed.
+        let names: Vec<PathBuf> = (0..600).map(|i| dir.path().join(format!("entry-{i:04}"))).collect();
+        for name in &names {
+            fs::write(name, "").unwrap();
+        }
+        assert!(!is_empty(&open()));
+        for name in &names[..599] {
+            fs::remove_file(name).unwrap();
+        }
+        assert!(!is_empty(&open()));
+        // The same descriptor is read again from its start each time.
+        assert!(!is_empty(&folder));
+        fs::remove_file(&names[599]).unwrap();
+        assert!(is_empty(&folder) && is_empty(&open()));
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        assert!(!is_empty(&folder));
     }
 }
