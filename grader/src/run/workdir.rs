@@ -167,7 +167,7 @@ impl Workdir {
 
     /// True when the (emptied) `folder` is as it was given to `uid`; then its times are set again,
     /// so that none a program set reaches the next run.
-    fn is_as_given(folder: &File, uid: u32, as_given: AsGiven) -> bool {
+    fn is_as_given(folder: &File, uid: u32, as_given: AsGiven, found_empty: bool) -> bool {
         let Ok(meta) = folder.metadata() else { return false };
         let private = meta.uid() == uid && meta.gid() == uid && meta.mode() == libc::S_IFDIR | 0o700;
         if !private || meta.size() != as_given.size || inode_flags(folder) != as_given.flags {
@@ -175,7 +175,7 @@ impl Workdir {
         }
         // SAFETY: flistxattr with a null buffer and size 0 only returns the size the names need.
         let attributes = unsafe { libc::flistxattr(folder.as_raw_fd(), std::ptr::null_mut(), 0) };
-        if attributes != 0 || !is_empty(folder) {
+        if attributes != 0 || !(found_empty || is_empty(folder)) {
             return false;
         }
         // SAFETY: futimens with a null array sets both times to now on a descriptor we own.
@@ -245,10 +245,12 @@ impl Drop for Workdir {
                 // Most programs leave nothing: their folder is found empty through the descriptor
                 // that checks it, and nothing is removed.
                 let folder = open_folder(&self.path).ok();
-                if !folder.as_ref().is_some_and(is_empty) {
+                let found_empty = folder.as_ref().is_some_and(is_empty);
+                if !found_empty {
                     users::as_user(uid, contents);
                 }
-                if self.keep && folder.is_some_and(|folder| Self::is_as_given(&folder, uid, as_given)) {
+                let unchanged = |folder: File| Self::is_as_given(&folder, uid, as_given, found_empty);
+                if self.keep && folder.is_some_and(unchanged) {
                     let path = std::mem::take(&mut self.path);
                     kept().get_or_insert_with(HashMap::new).insert(uid, (path, as_given));
                     return;
