@@ -46,7 +46,7 @@ struct Plan {
     /// The errno of a child that failed before or at its exec (0: it exec'd).
     failure: AtomicI32,
     /// The filter that seals the group, when there is one; `sealed` says whether it was installed.
-    seal: Option<&'static seccompiler::BpfProgram>,
+    seal: Option<&'static [libc::sock_filter]>,
     sealed: AtomicBool,
 }
 
