@@ -330,8 +330,10 @@ pyeval() { local out; out=$(py "$@") || fail "bench.py $1 failed"; eval "$out"; 
 # Timing: run_timed NAME CMD... runs CMD under GNU time (output in $WORK/logs/NAME.log) and sets
 # T_WALL T_USER T_SYS T_CPU (user+sys of it and everything it waited for), T_MAXRSS_KB (largest RSS
 # of it or any descendant, as wait4 reports it), T_HWM_KB (the grader process's own VmHWM, polled),
-# T_MACHINE (busy CPU of the whole machine meanwhile, from /proc/stat) and T_OTHER (T_MACHINE -
-# T_CPU: kernel threads working for the grader, e.g. tearing namespaces down, and anything else).
+# T_MACHINE (busy CPU of the whole machine meanwhile, from /proc/stat), T_OTHER (T_MACHINE -
+# T_CPU: kernel threads working for the grader, e.g. tearing namespaces down, and anything else) and
+# T_OWN (the CPU of the grader's own threads, at the last poll of its /proc/PID/stat: what it spent
+# itself, without the programs and every other process it waited for, whose CPU varies more).
 HZ=$(getconf CLK_TCK)
 busy() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8; exit}' /proc/stat; }
 RUN_PID="" RUN_CHILD=""
@@ -341,12 +343,15 @@ run_timed() {
     local b0; b0=$(busy)
     /usr/bin/time -f '%e %U %S %M' -o "$tf" "$@" >"$log" 2>&1 &
     RUN_PID=$!
-    local gpid="" hwm=0 v started=$SECONDS last=$SECONDS
+    local gpid="" hwm=0 v own=0 started=$SECONDS last=$SECONDS
     while [[ -e /proc/$RUN_PID ]] && ! grep -q '^State:[[:space:]]*Z' "/proc/$RUN_PID/status" 2>/dev/null; do
         [[ -n $gpid ]] || { gpid=$(pgrep -P "$RUN_PID" 2>/dev/null | head -n1 || true); RUN_CHILD=$gpid; }
         if [[ -n $gpid ]]; then
             v=$(awk '/^VmHWM/ {print $2}' "/proc/$gpid/status" 2>/dev/null || true)
             [[ -n $v && $v -gt $hwm ]] && hwm=$v
+            # utime and stime, the 14th and 15th fields (the 12th and 13th after the command's ')').
+            v=$(cut -d')' -f2- "/proc/$gpid/stat" 2>/dev/null | awk '{print $12 + $13}' || true)
+            [[ -n $v ]] && own=$v
         fi
         if (( SECONDS - last >= 20 )); then
             last=$SECONDS
@@ -365,6 +370,7 @@ run_timed() {
     read -r T_WALL T_USER T_SYS T_MAXRSS_KB < <(tail -n1 "$tf")
     T_CPU=$(calc "$T_USER + $T_SYS" 2)
     T_HWM_KB=$hwm
+    T_OWN=$(calc "$own / $HZ" 2)
     T_MACHINE=$(calc "($b1 - $b0) / $HZ" 2)
     T_OTHER=$(calc "max(0, $T_MACHINE - $T_CPU)" 1)
     echo "$name wall=$T_WALL cpu=$T_CPU machine=$T_MACHINE other=$T_OTHER" >> "$WORK/logs/runs.txt"
@@ -487,10 +493,11 @@ row "compiling's CPU, clean class: cold − warm --force ($CLEAN_BUILDS builds)"
 say "speed: clean class of $SPEED_N, warm --force, $REPS rounds of --jobs 1, --jobs 2, the floor, rlimits-only 1 and 2"
 J1_WALLS=() J1_CPUS=() J1_OTHERS=() J2_WALLS=() J2_CPUS=() SPEEDUPS=() FLOOR_CPUS=() RATIOS=()
 RL1_CPUS=() RL_RATIOS=() RL_SPEEDUPS=() RL2_BUSY=() FR_CPUS=() FR_RATIOS=()
+J1_OWNS=() RL1_OWNS=() FLOOR_OWNS=()
 B_CPUS=() B_RATIOS=() BRL_CPUS=() BRL_RATIOS=()
 for round in $(seq "$REPS"); do
     batch jobs1 "$WORK/class-clean" "$WORK/out-jobs1" --jobs 1 --force
-    J1_WALLS+=("$T_WALL") J1_CPUS+=("$T_CPU") J1_OTHERS+=("$T_OTHER")
+    J1_WALLS+=("$T_WALL") J1_CPUS+=("$T_CPU") J1_OTHERS+=("$T_OTHER") J1_OWNS+=("$T_OWN")
     J1_WALL=$T_WALL J1_CPU=$T_CPU
     if [[ $round == 1 ]]; then
         J1_USER=$T_USER J1_SYS=$T_SYS
@@ -526,6 +533,7 @@ for round in $(seq "$REPS"); do
     eval "$(tr ' ' '\n' < "$WORK/logs/floor.out" | sed 's/^/FL_/')"
     FLOOR_CPU=$(calc "$FL_self_user + $FL_self_sys + $FL_children_user + $FL_children_sys" 3)
     FLOOR_CPUS+=("$FLOOR_CPU") RATIOS+=("$(calc "$J1_CPU / $FLOOR_CPU" 3)")
+    FLOOR_OWNS+=("$(calc "$FL_self_user + $FL_self_sys" 3)")
     FR_CPUS+=("$FRESH_CPU") FR_RATIOS+=("$(calc "$FRESH_CPU / $FLOOR_CPU" 3)")
     if [[ -n ${BEFORE:-} ]]; then
         B_CPUS+=("$B_CPU") B_RATIOS+=("$(calc "$B_CPU / $FLOOR_CPU" 3)")
@@ -536,7 +544,7 @@ for round in $(seq "$REPS"); do
     cmp -s "$WORK/out-rlimits/gradebook.csv" "$WORK/out-jobs1/gradebook.csv" \
         || fail "--containment rlimits-only graded the clean class differently from --jobs 1: see $WORK/out-rlimits (run with --keep)"
     RL1_WALL=$T_WALL
-    RL1_CPUS+=("$T_CPU") RL_RATIOS+=("$(calc "$T_CPU / $FLOOR_CPU" 3)")
+    RL1_CPUS+=("$T_CPU") RL_RATIOS+=("$(calc "$T_CPU / $FLOOR_CPU" 3)") RL1_OWNS+=("$T_OWN")
     if [[ $CPU_ONLY == 0 ]]; then
         batch rlimits2 "$WORK/class-clean" "$WORK/out-rlimits2" --jobs 2 --force --containment rlimits-only --accept-readable-cases
         RL_SPEEDUPS+=("$(calc "$RL1_WALL / $T_WALL" 3)") RL2_BUSY+=("$(calc "$T_CPU / $T_WALL" 3)")
@@ -578,6 +586,8 @@ NOOP_CPU=$T_CPU
 cmd "$(batch_cmd "$WORK/class-clean" "$WORK/out-jobs1" --jobs 1)   # again, after c$C1"
 row "grader CPU of a re-run grading nothing (roster, records, class files)" "$NOOP_CPU s" "$C"
 row "c$C1 with --containment rlimits-only (no namespaces, no cgroups; the same gradebook), CPU" "$(of " s" "${RL1_CPUS[@]}") = $(calc "1000 * $(median "${RL1_CPUS[@]}") / $J1_CASES" 2) ms per case; / floor, each round's pair: $(of "×" "${RL_RATIOS[@]}") (target ≤ 1.15×)" "$CRL, c$CF"
+per_case() { calc "1000 * $(median "$@") / $J1_CASES" 3; }
+row "CPU per case of the grader's own threads, not the programs nor any process it waited for: kept sandboxes / rlimits-only / the floor's own loop" "$(per_case "${J1_OWNS[@]}") / $(per_case "${RL1_OWNS[@]}") / $(per_case "${FLOOR_OWNS[@]}") ms (medians of $REPS; /proc/PID/stat)" "$C1, c$CRL, c$CF"
 [[ $CPU_ONLY == 1 ]] || row "speedup --jobs 1 → 2 with --containment rlimits-only" "$(of "×" "${RL_SPEEDUPS[@]}"); --jobs 2 cores busy $(of "" "${RL2_BUSY[@]}")" "$CRL, c$CRL2"
 
 if [[ $CPU_ONLY == 0 ]]; then
