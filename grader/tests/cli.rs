@@ -733,3 +733,71 @@ fn render_writes_gradescope_results_with_the_hidden_visibility_asked_and_refuses
     assert_eq!(refused.status.code(), Some(2));
     assert!(text(&refused.stderr).contains("is for --format gradescope"), "{}", text(&refused.stderr));
 }
+
+#[test]
+fn a_class_graded_on_one_slot_without_namespaces_ends_with_every_student_scored_as_alone() {
+    // One CPU slot, kept by a case runner from run to run, and the gate that keeps hidden runs apart
+    // from visible ones: a runner that kept the slot while it waited at the gate, for a run of
+    // another student that waited for that slot, hung the whole class.
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("class");
+    let fixtures =
+        ["correct", "bug-no-extra-roll", "correct", "bug-status-width", "correct", "bug-passes-start"];
+    for (at, fixture) in fixtures.iter().enumerate() {
+        let student = class.join(format!("s{at}"));
+        std::fs::create_dir_all(&student).unwrap();
+        let source = repo().join("fixtures/trouble").join(fixture).join("main.c");
+        std::fs::copy(source, student.join("main.c")).unwrap();
+    }
+    let out_dir = dir.path().join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(["--containment", "rlimits-only", "--accept-readable-cases", "batch"])
+        .arg(&class)
+        .args(["--assignment", "trouble", "--jobs", "1", "--out"])
+        .arg(&out_dir)
+        .current_dir(repo())
+        .env("GRADER_CACHE_DIR", dir.path().join("cache"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the grader runs");
+    // Six students take seconds to build and grade; a hang is the failure this test is for.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the batch did not end in 120 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    assert!(status.success(), "{stderr}");
+    let score = |report: &[u8]| {
+        let report: serde_json::Value = serde_json::from_slice(report).unwrap();
+        (report["score"].as_f64().unwrap(), report["max_score"].as_f64().unwrap())
+    };
+    for (at, fixture) in fixtures.iter().enumerate() {
+        let graded = grader(
+            &[
+                "--containment",
+                "rlimits-only",
+                "--accept-readable-cases",
+                "grade",
+                &format!("fixtures/trouble/{fixture}"),
+                "-a",
+                "trouble",
+                "--format",
+                "json",
+            ],
+            &dir.path().join("cache"),
+        );
+        assert!(graded.status.success(), "{}", text(&graded.stderr));
+        let in_class = std::fs::read(out_dir.join(format!("students/s{at}/report.json"))).unwrap();
+        assert_eq!(score(&in_class), score(&graded.stdout), "s{at} ({fixture})");
+    }
+}

@@ -105,7 +105,7 @@ pub(super) fn run_all<T: Sync, R: Send>(
                     // Counted as ended however the lane ends, so that this thread does not wait for
                     // ever.
                     let _ended = Ended(under_way);
-                    lane(index);
+                    run::keeping_slot(|| lane(index));
                 });
                 // SAFETY: `phase_ended` waits, when dropped, until every lane of the phase has
                 // dropped its `Ended`, the lane's last use of anything it borrows; it is dropped

@@ -50,10 +50,12 @@ impl Gate {
         let (me, other) = (usize::from(kind), usize::from(!kind));
         let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.waiting[me] += 1;
-        let mut state = self
-            .changed
-            .wait_while(state, |s| s.running[other] > 0 || (s.waiting[other] > 0 && s.admit[me] == 0))
-            .unwrap_or_else(PoisonError::into_inner);
+        let must_wait = |s: &mut State| s.running[other] > 0 || (s.waiting[other] > 0 && s.admit[me] == 0);
+        if must_wait(&mut state) {
+            // The runs inside may be waiting for the CPU slot this thread keeps between its runs.
+            super::slots::give_back_kept();
+        }
+        let mut state = self.changed.wait_while(state, must_wait).unwrap_or_else(PoisonError::into_inner);
         state.waiting[me] -= 1;
         if state.waiting[other] > 0 {
             state.admit[me] -= 1;
@@ -68,7 +70,13 @@ impl Drop for Pass<'_> {
         let (me, other) = (usize::from(self.kind), usize::from(!self.kind));
         let mut state = self.gate.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.running[me] -= 1;
-        if state.running[me] == 0 && state.waiting[other] > 0 {
+        // Only the last run of a kind to leave lets anyone in: while runs of this kind are inside,
+        // the other kind still waits, and this kind's waiting runs wait for their turn. Waking every
+        // waiting runner at every run's end cost eight futex calls per run.
+        if state.running[me] > 0 {
+            return;
+        }
+        if state.waiting[other] > 0 {
             // The other kind's turn: those waiting now, and no more of this kind meanwhile.
             state.admit = [0, 0];
             state.admit[other] = state.waiting[other];

@@ -42,7 +42,7 @@ pub use sandbox::{
     keep_from_programs, namespace_problem, nobody_can_enter, open_for_passage, prepare_for_program,
     sandbox_reuse, seal_for_programs, set_sandbox_reuse, Containment, KeptSandboxes, Mount, INSIDE_WORKDIR,
 };
-pub use slots::{cores, cpu_slot_count, set_slot_count, Slot};
+pub use slots::{cores, cpu_slot_count, keeping_slot, set_slot_count, Slot};
 pub use spawn::{spawn, spawn_admitted, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
 pub use users::{leased_by_this_process, RUN_UIDS};
 pub use workdir::KeptFolders;
@@ -221,8 +221,10 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     // way round, every run waiting held one, and a submission had eight built for 54 runs. (Where no
     // kept sandbox can be built, the run's own is then built under its core.)
     let kept = spawn::would_keep(&spawn_request, request.keep);
-    let mut setup = (!kept).then(slots::Slot::acquire_setup);
-    let mut slot = kept.then(slots::Slot::acquire);
+    // A run without a sandbox to build (`rlimits-only`) takes its core first too.
+    let builds_sandbox = !kept && request.containment != Containment::RlimitsOnly;
+    let mut setup = builds_sandbox.then(slots::Slot::acquire_setup);
+    let mut slot = (!builds_sandbox).then(slots::Slot::acquire);
     let mut running = spawn::spawn_kept_or_admitted(&spawn_request, request.keep, &mut || {
         if slot.is_none() {
             slot = Some(slots::Slot::acquire());
@@ -354,7 +356,9 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
             slot.release();
         }
     }
-    if !kept {
+    // A sandbox built for this run alone is torn down in `wait`, mostly waiting for the kernel: its
+    // core goes back first. Any other run's is kept through the comparison (see `slots`).
+    if !kept && running.is_sandboxed() {
         slot.release();
     }
     drop(stdin);

@@ -8,7 +8,13 @@
 //! slot held meanwhile would leave a core idle. A sandboxed run gives its CPU slot back as soon as the
 //! sandbox reports the program's end (see `run`). The callers keep more runner threads than cores
 //! (see `grade`), so released slots are used.
+//!
+//! A case runner keeps its CPU slot from one run to the next ([`keeping_slot`]): through the
+//! comparison of the output, which is CPU work too, and into its next run. A slot given back after
+//! every run went to another runner each time: a futex wake, a sleep and a CPU migration per run,
+//! a fifth of the grader's own CPU at `rlimits-only`.
 
+use std::cell::Cell;
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -94,7 +100,58 @@ pub fn cpu_slot_count() -> usize {
     count(slots(Kind::Cpu)).total
 }
 
-/// A held slot, given back when dropped or (a CPU slot) when the run turns out to be idle.
+/// Whether this thread keeps its CPU slot between runs (see [`keeping_slot`]), and whether it holds
+/// one that no run uses now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keeping {
+    Off,
+    Empty,
+    Holding,
+}
+
+thread_local! {
+    static KEEPING: Cell<Keeping> = const { Cell::new(Keeping::Off) };
+}
+
+/// Runs `work` with this thread keeping the CPU slot of each run once the run is done with it, for
+/// its next run (a run that goes idle still gives its slot back, and so does a thread that is about
+/// to wait for a setup slot, whose holders may wait for this one). The slot kept last is given back
+/// when `work` ends, or unwinds.
+pub fn keeping_slot<R>(work: impl FnOnce() -> R) -> R {
+    if KEEPING.get() != Keeping::Off {
+        return work();
+    }
+    struct GiveBack;
+    impl Drop for GiveBack {
+        fn drop(&mut self) {
+            if KEEPING.replace(Keeping::Off) == Keeping::Holding {
+                give_back(Kind::Cpu);
+            }
+        }
+    }
+    KEEPING.set(Keeping::Empty);
+    let _give_back = GiveBack;
+    work()
+}
+
+/// Gives back the CPU slot this thread keeps between runs, if it keeps one: before it waits for
+/// something that a run waiting for that slot may hold.
+pub(crate) fn give_back_kept() {
+    if KEEPING.get() == Keeping::Holding {
+        KEEPING.set(Keeping::Empty);
+        give_back(Kind::Cpu);
+    }
+}
+
+/// Frees one slot of `kind` for the runs that wait.
+fn give_back(kind: Kind) {
+    let slots = slots(kind);
+    count(slots).free += 1;
+    slots.freed.notify_one();
+}
+
+/// A held slot, given back when dropped (or kept by its thread, see [`keeping_slot`]) or, a CPU
+/// slot, when the run turns out to be idle.
 pub struct Slot {
     kind: Kind,
     held: bool,
@@ -112,6 +169,15 @@ impl Slot {
     }
 
     fn acquire_kind(kind: Kind) -> Slot {
+        match (kind, KEEPING.get()) {
+            (Kind::Cpu, Keeping::Holding) => {
+                KEEPING.set(Keeping::Empty);
+                return Slot { kind, held: true };
+            }
+            // The setup slots' holders may be waiting for this CPU slot.
+            (Kind::Setup, _) => give_back_kept(),
+            _ => {}
+        }
         let slots = slots(kind);
         let mut count = count(slots);
         while count.free <= 0 {
@@ -124,9 +190,7 @@ impl Slot {
     /// Gives the slot back early (the run is idle); idempotent.
     pub fn release(&mut self) {
         if std::mem::take(&mut self.held) {
-            let slots = slots(self.kind);
-            count(slots).free += 1;
-            slots.freed.notify_one();
+            give_back(self.kind);
         }
     }
 
@@ -138,6 +202,10 @@ impl Slot {
 
 impl Drop for Slot {
     fn drop(&mut self) {
+        if self.held && self.kind == Kind::Cpu && KEEPING.get() == Keeping::Empty {
+            KEEPING.set(Keeping::Holding);
+            self.held = false;
+        }
         self.release();
     }
 }
@@ -200,6 +268,41 @@ mod tests {
         let mut watch = IdleWatch::new(child.id() as libc::pid_t, false, Duration::ZERO);
         std::thread::sleep(IDLE_WINDOW + Duration::from_millis(300));
         watch.is_idle()
+    }
+
+    #[test]
+    fn a_runner_keeps_its_cpu_slot_for_its_next_run_but_not_past_an_idle_run_a_setup_slot_or_its_end() {
+        keeping_slot(|| {
+            drop(Slot::acquire());
+            assert_eq!(KEEPING.get(), Keeping::Holding, "kept once its run is done");
+            let next = Slot::acquire();
+            assert_eq!(KEEPING.get(), Keeping::Empty, "taken again by the next run");
+            drop(next);
+            let mut idle = Slot::acquire();
+            idle.release();
+            drop(idle);
+            assert_eq!(KEEPING.get(), Keeping::Empty, "an idle run's slot goes to the runs that wait");
+            drop(Slot::acquire());
+            let setup = Slot::acquire_setup();
+            assert_eq!(KEEPING.get(), Keeping::Empty, "given back before waiting for a setup slot");
+            drop(setup);
+            assert_eq!(KEEPING.get(), Keeping::Empty, "a setup slot is never kept");
+            drop(Slot::acquire());
+            give_back_kept();
+            assert_eq!(KEEPING.get(), Keeping::Empty);
+            drop(Slot::acquire());
+        });
+        assert_eq!(KEEPING.get(), Keeping::Off, "given back at the end");
+        drop(Slot::acquire());
+        assert_eq!(KEEPING.get(), Keeping::Off, "not kept outside a runner");
+        let unwound = std::panic::catch_unwind(|| {
+            keeping_slot(|| {
+                drop(Slot::acquire());
+                panic!("planted");
+            })
+        });
+        assert!(unwound.is_err());
+        assert_eq!(KEEPING.get(), Keeping::Off, "given back when the runner unwinds");
     }
 
     #[test]
