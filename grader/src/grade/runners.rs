@@ -9,7 +9,10 @@
 //! that ran out of work call `sched_yield` 32 times before it slept: a hundred system calls per run,
 //! an eighth of the grader's own CPU at `rlimits-only`. Here a runner with nothing to do sleeps on a
 //! condition variable, and a grading's lane (a loop over its cases) is handed to one that sleeps, or
-//! to a new one when none does.
+//! to a new one when none does. A grading starts a lane per CPU slot, and more only while a slot is
+//! free: a lane keeps its slot from run to run (see `run::keeping_slot`), so lanes started beyond
+//! the slots only waited, and each cost wake-ups (sixteen per grading and phase were a sixth of the
+//! grader's own CPU at `rlimits-only`).
 
 use std::any::Any;
 use std::collections::VecDeque;
@@ -28,6 +31,10 @@ const RUNNERS_PER_SLOT: usize = 8;
 pub(super) fn runner_count() -> usize {
     2 * RUNNERS_PER_SLOT * run::cpu_slot_count().max(run::cores())
 }
+
+/// How often a grading looks for a free CPU slot to start one more lane on (see [`run_all`]): a run
+/// is called idle only after half a second.
+const LANE_CHECK: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Gradings under way in this process: a batch grades `--jobs` + 1 students at once.
 static GRADINGS: AtomicUsize = AtomicUsize::new(0);
@@ -62,9 +69,11 @@ fn lanes() -> usize {
 /// next item as soon as its last has ended, until none is left or the grading's share of the runners
 /// has shrunk below it (more gradings began): so the gradings under way share the runners, and a
 /// submission whose runs sleep holds no other's up. (Handing the runners one item at a time, from
-/// this thread, cost two wake-ups per run.) The items before `first_phase` all end before any later
-/// one starts. A panic in an item ends the call with that panic once the other items of its phase
-/// have ended.
+/// this thread, cost two wake-ups per run.) There is a lane per CPU slot at first, and this thread
+/// starts one more whenever it finds a CPU slot free while items wait: a run that sleeps gives its
+/// slot back, and the next item starts beside it. The items before `first_phase` all end before any
+/// later one starts. A panic in an item ends the call with that panic once the other items of its
+/// phase have ended.
 pub(super) fn run_all<T: Sync, R: Send>(
     items: &[T],
     first_phase: usize,
@@ -98,7 +107,7 @@ pub(super) fn run_all<T: Sync, R: Send>(
             // Declared after everything the lanes borrow, so dropped (waiting) before any of it,
             // whether this block ends or unwinds.
             let phase_ended = PhaseEnded(&under_way);
-            for index in 0..lanes().min(phase.len()) {
+            let start_lane = |index: usize| {
                 *lock(&phase_ended.0.count) += 1;
                 let (lane, under_way) = (&lane, &under_way);
                 let job: Box<dyn FnOnce() + Send + '_> = Box::new(move || {
@@ -112,6 +121,29 @@ pub(super) fn run_all<T: Sync, R: Send>(
                 // before what the lanes borrow, on return and on unwinding alike.
                 let job: Job = unsafe { std::mem::transmute::<Box<dyn FnOnce() + Send + '_>, Job>(job) };
                 RUNNERS.hand(job);
+            };
+            // As many lanes as CPU slots at first: each keeps its slot from run to run, so more
+            // would only wait. Then one more whenever a slot is free while items wait (a run went
+            // idle and gave its slot back, or another grading's lanes ended), up to `lanes`.
+            let mut started = 0;
+            while started < lanes().min(phase.len()).min(run::cpu_slot_count()) {
+                start_lane(started);
+                started += 1;
+            }
+            let mut count = lock(&under_way.count);
+            while *count > 0 {
+                count = under_way
+                    .one_ended
+                    .wait_timeout(count, LANE_CHECK)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+                let waiting = next.load(Ordering::SeqCst) < end;
+                if waiting && started < lanes().min(phase.len()) && run::cpu_slot_free() {
+                    drop(count);
+                    start_lane(started);
+                    started += 1;
+                    count = lock(&under_way.count);
+                }
             }
         }
         if let Some(panic) = lock(&under_way.panic).take() {
@@ -270,6 +302,26 @@ mod tests {
             "{slept_when_quick_ended} of {} sleeping runs ended first",
             sleepy.len()
         );
+    }
+
+    #[test]
+    fn runs_that_give_their_cpu_slot_back_to_sleep_get_more_lanes_so_that_their_sleeps_overlap() {
+        // Each item takes a CPU slot, gives it back as an idle run does, and sleeps: the grading
+        // starts with a lane per slot, and one more each time it finds a slot free.
+        let slots = run::cpu_slot_count();
+        let items: Vec<usize> = (0..8 * slots).collect();
+        let asleep = AtomicUsize::new(0);
+        let most_asleep = AtomicUsize::new(0);
+        run_all(&items, items.len(), |_| {
+            let mut slot = run::Slot::acquire();
+            slot.release();
+            let now = asleep.fetch_add(1, Ordering::SeqCst) + 1;
+            most_asleep.fetch_max(now, Ordering::SeqCst);
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            asleep.fetch_sub(1, Ordering::SeqCst);
+        });
+        let most = most_asleep.load(Ordering::SeqCst);
+        assert!(most >= slots + 2, "at most {most} of {} sleeps overlapped on {slots} slots", items.len());
     }
 
     #[test]

@@ -100,6 +100,12 @@ pub fn cpu_slot_count() -> usize {
     count(slots(Kind::Cpu)).total
 }
 
+/// Whether a CPU slot is free that no run waits for: given back by a run gone idle, or by a runner
+/// whose work ended.
+pub fn cpu_slot_free() -> bool {
+    count(slots(Kind::Cpu)).free > 0
+}
+
 /// Whether this thread keeps its CPU slot between runs (see [`keeping_slot`]), and whether it holds
 /// one that no run uses now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
