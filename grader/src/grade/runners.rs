@@ -87,6 +87,7 @@ pub(super) fn run_all<T: Sync, R: Send>(
     };
     let first_phase = first_phase.min(items.len());
     let under_way = UnderWay::default();
+    let idle_runs = std::sync::Arc::new(AtomicUsize::new(0));
     for phase in [0..first_phase, first_phase..items.len()] {
         let next = AtomicUsize::new(phase.start);
         let end = phase.end;
@@ -109,12 +110,12 @@ pub(super) fn run_all<T: Sync, R: Send>(
             let phase_ended = PhaseEnded(&under_way);
             let start_lane = |index: usize| {
                 *lock(&phase_ended.0.count) += 1;
-                let (lane, under_way) = (&lane, &under_way);
+                let (lane, under_way, idle_runs) = (&lane, &under_way, &idle_runs);
                 let job: Box<dyn FnOnce() + Send + '_> = Box::new(move || {
                     // Counted as ended however the lane ends, so that this thread does not wait for
                     // ever.
                     let _ended = Ended(under_way);
-                    run::keeping_slot(|| lane(index));
+                    run::keeping_slot(idle_runs, || lane(index));
                 });
                 // SAFETY: `phase_ended` waits, when dropped, until every lane of the phase has
                 // dropped its `Ended`, the lane's last use of anything it borrows; it is dropped
@@ -123,8 +124,8 @@ pub(super) fn run_all<T: Sync, R: Send>(
                 RUNNERS.hand(job);
             };
             // As many lanes as CPU slots at first: each keeps its slot from run to run, so more
-            // would only wait. Then one more whenever a slot is free while items wait (a run went
-            // idle and gave its slot back, or another grading's lanes ended), up to `lanes`.
+            // would only wait. Then one more whenever every lane's run has gone idle (and given its
+            // slot back), or a slot is free that nobody waits for, while items wait; up to `lanes`.
             let mut started = 0;
             while started < lanes().min(phase.len()).min(run::cpu_slot_count()) {
                 start_lane(started);
@@ -138,7 +139,8 @@ pub(super) fn run_all<T: Sync, R: Send>(
                     .unwrap_or_else(PoisonError::into_inner)
                     .0;
                 let waiting = next.load(Ordering::SeqCst) < end;
-                if waiting && started < lanes().min(phase.len()) && run::cpu_slot_free() {
+                let all_idle = idle_runs.load(Ordering::SeqCst) >= *count;
+                if waiting && started < lanes().min(phase.len()) && (all_idle || run::cpu_slot_free()) {
                     drop(count);
                     start_lane(started);
                     started += 1;
@@ -312,16 +314,42 @@ mod tests {
         let items: Vec<usize> = (0..8 * slots).collect();
         let asleep = AtomicUsize::new(0);
         let most_asleep = AtomicUsize::new(0);
-        run_all(&items, items.len(), |_| {
+        let sleepy = |_: &usize| {
+            // A run holds its slot until it is found idle, then sleeps on without it.
             let mut slot = run::Slot::acquire();
-            slot.release();
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            slot.release_idle();
             let now = asleep.fetch_add(1, Ordering::SeqCst) + 1;
             most_asleep.fetch_max(now, Ordering::SeqCst);
             std::thread::sleep(std::time::Duration::from_millis(100));
             asleep.fetch_sub(1, Ordering::SeqCst);
-        });
+        };
+        run_all(&items, items.len(), sleepy);
         let most = most_asleep.load(Ordering::SeqCst);
         assert!(most >= slots + 2, "at most {most} of {} sleeps overlapped on {slots} slots", items.len());
+
+        // The same beside two gradings whose runs keep every slot busy, and whose lanes wait for
+        // more: a slot given back goes to one of those at once, never free, yet the sleeping runs
+        // still overlap (the busy runners give their slots back now and then).
+        most_asleep.store(0, Ordering::SeqCst);
+        let busy_items: Vec<usize> = (0..400 * slots).collect();
+        let sleepy_done = std::sync::atomic::AtomicBool::new(false);
+        let busy = |_: &usize| {
+            if !sleepy_done.load(Ordering::SeqCst) {
+                let _slot = run::Slot::acquire();
+                let until = std::time::Instant::now() + std::time::Duration::from_millis(2);
+                while std::time::Instant::now() < until {}
+            }
+        };
+        std::thread::scope(|scope| {
+            scope.spawn(|| run_all(&busy_items, busy_items.len(), busy));
+            scope.spawn(|| run_all(&busy_items, busy_items.len(), busy));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            run_all(&items, items.len(), sleepy);
+            sleepy_done.store(true, Ordering::SeqCst);
+        });
+        let most = most_asleep.load(Ordering::SeqCst);
+        assert!(most >= slots + 2, "beside busy runs, at most {most} sleeps overlapped on {slots} slots");
     }
 
     #[test]

@@ -353,7 +353,7 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
             }
         }
         if slot.is_held() && ended_at.is_none() && idle.is_idle() {
-            slot.release();
+            slot.release_idle();
         }
     }
     // A sandbox built for this run alone is torn down in `wait`, mostly waiting for the kernel: its

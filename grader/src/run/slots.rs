@@ -14,8 +14,9 @@
 //! every run went to another runner each time: a futex wake, a sleep and a CPU migration per run,
 //! a fifth of the grader's own CPU at `rlimits-only`.
 
-use std::cell::Cell;
-use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 /// How long a run is watched before it may be called idle.
@@ -23,6 +24,11 @@ const IDLE_WINDOW: Duration = Duration::from_millis(500);
 
 /// Below this share of one core over the window, a run is idle.
 const IDLE_SHARE: f64 = 0.05;
+
+/// How long a runner keeps a CPU slot from run to run before it gives it back once, so that the
+/// runs waiting (another submission's, or one whose runs sleep and need a slot only to start) are
+/// not held up for a whole grading: a hundred quick runs, or one run that uses its CPU limit.
+const KEEP_AT_MOST: Duration = Duration::from_millis(100);
 
 struct Slots {
     count: Mutex<Count>,
@@ -117,25 +123,33 @@ enum Keeping {
 
 thread_local! {
     static KEEPING: Cell<Keeping> = const { Cell::new(Keeping::Off) };
+    /// When the slot this thread keeps was taken from the others (see [`KEEP_AT_MOST`]).
+    static TAKEN_AT: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// The runs of this thread's grading that went idle and still run (see [`keeping_slot`]).
+    static IDLE_RUNS: RefCell<Option<Arc<AtomicUsize>>> = const { RefCell::new(None) };
 }
 
 /// Runs `work` with this thread keeping the CPU slot of each run once the run is done with it, for
-/// its next run (a run that goes idle still gives its slot back, and so does a thread that is about
-/// to wait for a setup slot, whose holders may wait for this one). The slot kept last is given back
-/// when `work` ends, or unwinds.
-pub fn keeping_slot<R>(work: impl FnOnce() -> R) -> R {
+/// its next run, for up to [`KEEP_AT_MOST`] at a time (a run that goes idle still gives its slot
+/// back, and so does a thread that is about to wait for a setup slot, whose holders may wait for
+/// this one). The slot kept last is given back when `work` ends, or unwinds. `idle_runs` counts the
+/// runs of `work` that went idle and gave their slot back, while they run.
+pub fn keeping_slot<R>(idle_runs: &Arc<AtomicUsize>, work: impl FnOnce() -> R) -> R {
     if KEEPING.get() != Keeping::Off {
         return work();
     }
     struct GiveBack;
     impl Drop for GiveBack {
         fn drop(&mut self) {
+            IDLE_RUNS.set(None);
+            TAKEN_AT.set(None);
             if KEEPING.replace(Keeping::Off) == Keeping::Holding {
                 give_back(Kind::Cpu);
             }
         }
     }
     KEEPING.set(Keeping::Empty);
+    IDLE_RUNS.set(Some(idle_runs.clone()));
     let _give_back = GiveBack;
     work()
 }
@@ -161,6 +175,8 @@ fn give_back(kind: Kind) {
 pub struct Slot {
     kind: Kind,
     held: bool,
+    /// Given back because the run went idle, and counted so while it runs (see [`keeping_slot`]).
+    idle: bool,
 }
 
 impl Slot {
@@ -178,7 +194,7 @@ impl Slot {
         match (kind, KEEPING.get()) {
             (Kind::Cpu, Keeping::Holding) => {
                 KEEPING.set(Keeping::Empty);
-                return Slot { kind, held: true };
+                return Slot { kind, held: true, idle: false };
             }
             // The setup slots' holders may be waiting for this CPU slot.
             (Kind::Setup, _) => give_back_kept(),
@@ -190,14 +206,28 @@ impl Slot {
             count = slots.freed.wait(count).unwrap_or_else(PoisonError::into_inner);
         }
         count.free -= 1;
-        Slot { kind, held: true }
+        drop(count);
+        if kind == Kind::Cpu && KEEPING.get() != Keeping::Off {
+            TAKEN_AT.set(Some(Instant::now()));
+        }
+        Slot { kind, held: true, idle: false }
     }
 
-    /// Gives the slot back early (the run is idle); idempotent.
+    /// Gives the slot back early (a sandbox's program has ended); idempotent.
     pub fn release(&mut self) {
         if std::mem::take(&mut self.held) {
             give_back(self.kind);
         }
+    }
+
+    /// Gives the slot back because the run is idle, counting the run among its grading's idle
+    /// ones until it ends (see [`keeping_slot`]).
+    pub fn release_idle(&mut self) {
+        if self.held && !self.idle {
+            self.idle = true;
+            IDLE_RUNS.with_borrow(|runs| runs.as_ref().map(|runs| runs.fetch_add(1, Ordering::SeqCst)));
+        }
+        self.release();
     }
 
     /// True while the slot is held.
@@ -208,7 +238,11 @@ impl Slot {
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        if self.held && self.kind == Kind::Cpu && KEEPING.get() == Keeping::Empty {
+        if self.idle {
+            IDLE_RUNS.with_borrow(|runs| runs.as_ref().map(|runs| runs.fetch_sub(1, Ordering::SeqCst)));
+        }
+        let kept_long = TAKEN_AT.get().is_some_and(|at| at.elapsed() >= KEEP_AT_MOST);
+        if self.held && self.kind == Kind::Cpu && KEEPING.get() == Keeping::Empty && !kept_long {
             KEEPING.set(Keeping::Holding);
             self.held = false;
         }
@@ -278,15 +312,19 @@ mod tests {
 
     #[test]
     fn a_runner_keeps_its_cpu_slot_for_its_next_run_but_not_past_an_idle_run_a_setup_slot_or_its_end() {
-        keeping_slot(|| {
+        let idle_runs = Arc::new(AtomicUsize::new(0));
+        keeping_slot(&idle_runs, || {
             drop(Slot::acquire());
             assert_eq!(KEEPING.get(), Keeping::Holding, "kept once its run is done");
             let next = Slot::acquire();
             assert_eq!(KEEPING.get(), Keeping::Empty, "taken again by the next run");
             drop(next);
             let mut idle = Slot::acquire();
-            idle.release();
+            idle.release_idle();
+            idle.release_idle();
+            assert_eq!(idle_runs.load(Ordering::SeqCst), 1, "counted once while it runs");
             drop(idle);
+            assert_eq!(idle_runs.load(Ordering::SeqCst), 0, "not once it has ended");
             assert_eq!(KEEPING.get(), Keeping::Empty, "an idle run's slot goes to the runs that wait");
             drop(Slot::acquire());
             let setup = Slot::acquire_setup();
@@ -296,13 +334,17 @@ mod tests {
             drop(Slot::acquire());
             give_back_kept();
             assert_eq!(KEEPING.get(), Keeping::Empty);
+            let long = Slot::acquire();
+            std::thread::sleep(KEEP_AT_MOST);
+            drop(long);
+            assert_eq!(KEEPING.get(), Keeping::Empty, "given back once kept for long");
             drop(Slot::acquire());
         });
         assert_eq!(KEEPING.get(), Keeping::Off, "given back at the end");
         drop(Slot::acquire());
         assert_eq!(KEEPING.get(), Keeping::Off, "not kept outside a runner");
         let unwound = std::panic::catch_unwind(|| {
-            keeping_slot(|| {
+            keeping_slot(&Arc::new(AtomicUsize::new(0)), || {
                 drop(Slot::acquire());
                 panic!("planted");
             })
