@@ -9,10 +9,10 @@
 //! that ran out of work call `sched_yield` 32 times before it slept: a hundred system calls per run,
 //! an eighth of the grader's own CPU at `rlimits-only`. Here a runner with nothing to do sleeps on a
 //! condition variable, and a grading's lane (a loop over its cases) is handed to one that sleeps, or
-//! to a new one when none does. A grading starts a lane per CPU slot, and more only while a slot is
-//! free: a lane keeps its slot from run to run (see `run::keeping_slot`), so lanes started beyond
-//! the slots only waited, and each cost wake-ups (sixteen per grading and phase were a sixth of the
-//! grader's own CPU at `rlimits-only`).
+//! to a new one when none does. A grading starts a lane per CPU slot, and more only when its runs
+//! have all gone idle or a slot is free: a lane keeps its slot from run to run (see
+//! `run::keeping_slot`), so lanes started beyond the slots only waited, and each cost wake-ups
+//! (sixteen per grading and phase were a sixth of the grader's own CPU at `rlimits-only`).
 
 use std::any::Any;
 use std::collections::VecDeque;
@@ -32,8 +32,8 @@ pub(super) fn runner_count() -> usize {
     2 * RUNNERS_PER_SLOT * run::cpu_slot_count().max(run::cores())
 }
 
-/// How often a grading looks for a free CPU slot to start one more lane on (see [`run_all`]): a run
-/// is called idle only after half a second.
+/// How often a grading looks whether to start one more lane (see [`run_all`]): a run is called idle
+/// only after half a second.
 const LANE_CHECK: std::time::Duration = std::time::Duration::from_millis(20);
 
 /// Gradings under way in this process: a batch grades `--jobs` + 1 students at once.
@@ -70,8 +70,8 @@ fn lanes() -> usize {
 /// has shrunk below it (more gradings began): so the gradings under way share the runners, and a
 /// submission whose runs sleep holds no other's up. (Handing the runners one item at a time, from
 /// this thread, cost two wake-ups per run.) There is a lane per CPU slot at first, and this thread
-/// starts one more whenever it finds a CPU slot free while items wait: a run that sleeps gives its
-/// slot back, and the next item starts beside it. The items before `first_phase` all end before any
+/// starts one more, while items wait, whenever the run of every lane has gone idle (a run that
+/// sleeps gives its slot back, and the next item starts beside it) or a CPU slot is free. The items before `first_phase` all end before any
 /// later one starts. A panic in an item ends the call with that panic once the other items of its
 /// phase have ended.
 pub(super) fn run_all<T: Sync, R: Send>(
@@ -309,7 +309,8 @@ mod tests {
     #[test]
     fn runs_that_give_their_cpu_slot_back_to_sleep_get_more_lanes_so_that_their_sleeps_overlap() {
         // Each item takes a CPU slot, gives it back as an idle run does, and sleeps: the grading
-        // starts with a lane per slot, and one more each time it finds a slot free.
+        // starts with a lane per slot, and one more each time its runs have all gone idle (or a
+        // slot is free).
         let slots = run::cpu_slot_count();
         let items: Vec<usize> = (0..8 * slots).collect();
         let asleep = AtomicUsize::new(0);
