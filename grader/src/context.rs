@@ -7,23 +7,12 @@ use std::io::{BufRead, Read, Write};
 /// Lines of input shown before a first difference: enough to see the last moves typed.
 pub const INPUT_LINES_SHOWN: usize = 4;
 
-/// How many lines of `stdin` a correct program had read when it started printing line
-/// `expected_line` (1-based) of its transcript, by replaying the reference's console.
+/// The reference's console replayed on `stdin`: for each input line it read, how many complete lines
+/// it had printed by then (see [`lines_read_before`]). A case's replay is the same for every student,
+/// so a grading keeps it (see `Sidecars::replay`).
 ///
 /// `None` when the replay does not print exactly `expected` (a transcript that depends on more than
 /// standard input, such as dice seeded by the environment): a guess would mislead more than silence.
-pub fn lines_read_by_reference(
-    solution: &dyn reference::Solution,
-    stdin: &[u8],
-    expected: &[u8],
-    expected_line: usize,
-) -> Option<usize> {
-    replay_reads(solution, stdin, expected).map(|reads| lines_read_before(&reads, expected_line))
-}
-
-/// The reference's console replayed on `stdin`: for each input line it read, how many complete lines
-/// it had printed by then; `None` when the replay does not print exactly `expected`. A case's replay
-/// is the same for every student, so a grading keeps it (see `Sidecars::replay`).
 pub fn replay_reads(solution: &dyn reference::Solution, stdin: &[u8], expected: &[u8]) -> Option<Vec<usize>> {
     let printed = Cell::new(0usize);
     let mut output =
@@ -130,7 +119,8 @@ mod tests {
         let stdin = std::fs::read(format!("{case}.stdin")).unwrap();
         let expected = std::fs::read(format!("{case}.stdout")).unwrap();
         let lines = String::from_utf8_lossy(&expected).lines().count();
-        let read = |line| lines_read_by_reference(solution, &stdin, &expected, line).unwrap();
+        let reads = replay_reads(solution, &stdin, &expected).unwrap();
+        let read = |line| lines_read_before(&reads, line);
         // The seed and the player count come before the first board; line 73 is the prompt answered by
         // the third line, `H`.
         assert_eq!(read(73), 3);
@@ -139,6 +129,6 @@ mod tests {
         assert!(counts.windows(2).all(|w| w[0] <= w[1]), "{counts:?}");
         assert_eq!(counts[lines], String::from_utf8_lossy(&stdin).lines().count());
         // A transcript the replay does not reproduce gives no answer.
-        assert_eq!(lines_read_by_reference(solution, &stdin, b"something else\n", 1), None);
+        assert_eq!(replay_reads(solution, &stdin, b"something else\n"), None);
     }
 }

@@ -254,7 +254,7 @@ pub struct Sidecars {
     /// The expected transcript.
     pub stdout: Vec<u8>,
     /// What the grade stage learns once from the reference's replay of the input (see
-    /// `context::Replay`), kept with the files it was learnt from.
+    /// `context::replay_reads`), kept with the files it was learnt from.
     pub replay: std::sync::OnceLock<Option<Vec<usize>>>,
 }
 

@@ -329,9 +329,9 @@ mod tests {
         let most = most_asleep.load(Ordering::SeqCst);
         assert!(most >= slots + 2, "at most {most} of {} sleeps overlapped on {slots} slots", items.len());
 
-        // The same beside two gradings whose runs keep every slot busy, and whose lanes wait for
-        // more: a slot given back goes to one of those at once, never free, yet the sleeping runs
-        // still overlap (the busy runners give their slots back now and then).
+        // The same beside two gradings whose runs keep the slots busy and whose lanes compete for
+        // them: the sleeping runs still overlap (the busy runners give their slots back now and
+        // then, and the sleepy grading adds lanes once its runs have all gone idle).
         most_asleep.store(0, Ordering::SeqCst);
         let busy_items: Vec<usize> = (0..400 * slots).collect();
         let sleepy_done = std::sync::atomic::AtomicBool::new(false);
