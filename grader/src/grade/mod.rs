@@ -18,7 +18,7 @@ use crate::score::{self, Verdict};
 
 mod runners;
 
-use runners::run_all;
+use runners::{run_all, Pool};
 
 /// Bytes of a program's standard error kept in a report.
 const MAX_STDERR_BYTES: usize = 2048;
@@ -158,7 +158,9 @@ pub fn grade_submission(
     }
     let ordered: Vec<_> = order.iter().map(|&i| work[i]).collect();
     let mut results: Vec<Option<CaseReport>> = (0..work.len()).map(|_| None).collect();
-    for (i, result) in order.into_iter().zip(run_all(&ordered, first_phase, grade_one)) {
+    // The runs without namespaces inherit the seal of the threads that start them.
+    let pool = if options.containment == Containment::RlimitsOnly { Pool::Sealed } else { Pool::Plain };
+    for (i, result) in order.into_iter().zip(run_all(&ordered, first_phase, pool, grade_one)) {
         results[i] = Some(result);
     }
     let mut results: Vec<CaseReport> =

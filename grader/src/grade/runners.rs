@@ -77,8 +77,13 @@ fn lanes() -> usize {
 pub(super) fn run_all<T: Sync, R: Send>(
     items: &[T],
     first_phase: usize,
+    pool: Pool,
     work: impl Fn(&T) -> R + Sync,
 ) -> Vec<R> {
+    let runners = match pool {
+        Pool::Plain => &RUNNERS,
+        Pool::Sealed => &SEALED_RUNNERS,
+    };
     let _grading = Grading::start();
     let results: Vec<Mutex<Option<R>>> = items.iter().map(|_| Mutex::new(None)).collect();
     let run_one = |at: usize| {
@@ -121,7 +126,7 @@ pub(super) fn run_all<T: Sync, R: Send>(
                 // dropped its `Ended`, the lane's last use of anything it borrows; it is dropped
                 // before what the lanes borrow, on return and on unwinding alike.
                 let job: Job = unsafe { std::mem::transmute::<Box<dyn FnOnce() + Send + '_>, Job>(job) };
-                RUNNERS.hand(job);
+                runners.hand(job);
             };
             // As many lanes as CPU slots at first: each keeps its slot from run to run, so more
             // would only wait. Then one more whenever every lane's run has gone idle (and given its
@@ -197,13 +202,26 @@ impl Drop for PhaseEnded<'_> {
 /// A lane handed to a runner: its borrows outlive it (see [`run_all`]); it never panics.
 type Job = Box<dyn FnOnce() + Send + 'static>;
 
+/// Which runners a grading's lanes go to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Pool {
+    /// Runners as they are.
+    Plain,
+    /// Runners whose threads are sealed (`run::seal_this_thread`), so that the runs they start
+    /// without namespaces inherit the seal rather than each install it: for gradings at
+    /// `rlimits-only`. Nothing else runs on them.
+    Sealed,
+}
+
 /// The runners of the whole process.
-static RUNNERS: Runners =
-    Runners { queue: Mutex::new(Queue { jobs: VecDeque::new(), idle: 0 }), job_ready: Condvar::new() };
+static RUNNERS: Runners = Runners::new(Pool::Plain);
+/// The sealed runners of the whole process.
+static SEALED_RUNNERS: Runners = Runners::new(Pool::Sealed);
 
 struct Runners {
     queue: Mutex<Queue>,
     job_ready: Condvar,
+    pool: Pool,
 }
 
 /// Jobs not yet taken, and runners waiting for one.
@@ -213,6 +231,14 @@ struct Queue {
 }
 
 impl Runners {
+    const fn new(pool: Pool) -> Runners {
+        Runners {
+            queue: Mutex::new(Queue { jobs: VecDeque::new(), idle: 0 }),
+            job_ready: Condvar::new(),
+            pool,
+        }
+    }
+
     /// Hands `job` to a waiting runner, or to a new one when every runner is busy. Where the system
     /// refuses a thread, this thread runs the jobs waiting (its own among them) itself.
     fn hand(&'static self, job: Job) {
@@ -236,6 +262,10 @@ impl Runners {
 
     /// A runner's life: the jobs, one after another, and a sleep while there are none.
     fn serve(&self) {
+        // Where the seal cannot be had, the runs install it each (or go unsealed, as they would).
+        if self.pool == Pool::Sealed {
+            run::seal_this_thread();
+        }
         let mut queue = lock(&self.queue);
         loop {
             if let Some(job) = queue.jobs.pop_front() {
@@ -264,7 +294,7 @@ mod tests {
         let first_phase = 12;
         let items: Vec<usize> = (0..40).collect();
         let first_ended = AtomicUsize::new(0);
-        let seen = run_all(&items, first_phase, |&i| {
+        let seen = run_all(&items, first_phase, Pool::Plain, |&i| {
             if i < first_phase {
                 // Uneven lengths, so that runners finish the first phase at different times.
                 std::thread::sleep(std::time::Duration::from_millis((i % 4) as u64 * 5));
@@ -289,13 +319,13 @@ mod tests {
         let slept = AtomicUsize::new(0);
         let slept_when_quick_ended = std::thread::scope(|scope| {
             scope.spawn(|| {
-                run_all(&sleepy, sleepy.len(), |_| {
+                run_all(&sleepy, sleepy.len(), Pool::Plain, |_| {
                     std::thread::sleep(std::time::Duration::from_millis(100));
                     slept.fetch_add(1, Ordering::SeqCst);
                 })
             });
             std::thread::sleep(std::time::Duration::from_millis(20));
-            run_all(&quick, quick.len(), |_| ());
+            run_all(&quick, quick.len(), Pool::Plain, |_| ());
             slept.load(Ordering::SeqCst)
         });
         let half = sleepy.len() / 2;
@@ -325,7 +355,7 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(100));
             asleep.fetch_sub(1, Ordering::SeqCst);
         };
-        run_all(&items, items.len(), sleepy);
+        run_all(&items, items.len(), Pool::Plain, sleepy);
         let most = most_asleep.load(Ordering::SeqCst);
         assert!(most >= slots + 2, "at most {most} of {} sleeps overlapped on {slots} slots", items.len());
 
@@ -343,10 +373,10 @@ mod tests {
             }
         };
         std::thread::scope(|scope| {
-            scope.spawn(|| run_all(&busy_items, busy_items.len(), busy));
-            scope.spawn(|| run_all(&busy_items, busy_items.len(), busy));
+            scope.spawn(|| run_all(&busy_items, busy_items.len(), Pool::Plain, busy));
+            scope.spawn(|| run_all(&busy_items, busy_items.len(), Pool::Plain, busy));
             std::thread::sleep(std::time::Duration::from_millis(50));
-            run_all(&items, items.len(), sleepy);
+            run_all(&items, items.len(), Pool::Plain, sleepy);
             sleepy_done.store(true, Ordering::SeqCst);
         });
         let most = most_asleep.load(Ordering::SeqCst);
@@ -356,7 +386,8 @@ mod tests {
     #[test]
     fn a_panic_in_the_first_phase_ends_the_grading_instead_of_hanging_it() {
         let items: Vec<usize> = (0..20).collect();
-        let outcome = std::panic::catch_unwind(|| run_all(&items, 5, |&i| assert_ne!(i, 2, "planted")));
+        let outcome =
+            std::panic::catch_unwind(|| run_all(&items, 5, Pool::Plain, |&i| assert_ne!(i, 2, "planted")));
         assert!(outcome.is_err());
     }
 
@@ -367,7 +398,7 @@ mod tests {
         let items: Vec<usize> = (0..30).collect();
         let ended = AtomicUsize::new(0);
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            run_all(&items, items.len(), |&i| {
+            run_all(&items, items.len(), Pool::Plain, |&i| {
                 std::thread::sleep(std::time::Duration::from_millis(if i == 0 { 0 } else { 20 }));
                 ended.fetch_add(1, Ordering::SeqCst);
                 assert_ne!(i, 0, "planted");
@@ -381,14 +412,36 @@ mod tests {
     fn runners_are_kept_between_gradings_rather_than_started_for_each() {
         let items: Vec<usize> = (0..4).collect();
         let names = |_: &usize| std::thread::current().id();
-        let first: std::collections::HashSet<_> = run_all(&items, 0, names).into_iter().collect();
+        let first: std::collections::HashSet<_> =
+            run_all(&items, 0, Pool::Plain, names).into_iter().collect();
         let mut later = std::collections::HashSet::new();
         for _ in 0..20 {
-            later.extend(run_all(&items, 0, names));
+            later.extend(run_all(&items, 0, Pool::Plain, names));
         }
         // Other tests' gradings share the runners, so new ones may start meanwhile: but twenty
         // gradings of four items each on threads of their own would be eighty.
         assert!(later.len() < 80, "{} threads ran 80 items", later.len());
         assert!(!first.is_empty());
+    }
+
+    /// What the kernel says of the calling thread's seccomp mode: 2 under a filter, 0 without.
+    fn seccomp_mode() -> String {
+        let status = std::fs::read_to_string("/proc/thread-self/status").expect("/proc is mounted");
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("Seccomp:"))
+            .expect("a Seccomp line")
+            .trim()
+            .to_owned()
+    }
+
+    #[test]
+    fn the_lanes_of_sealed_runners_run_on_sealed_threads_and_the_others_do_not() {
+        let items: Vec<usize> = (0..12).collect();
+        let modes = |pool| -> std::collections::HashSet<String> {
+            run_all(&items, items.len() / 2, pool, |_| seccomp_mode()).into_iter().collect()
+        };
+        assert_eq!(modes(Pool::Sealed), ["2".to_owned()].into(), "sealed runners");
+        assert_eq!(modes(Pool::Plain), ["0".to_owned()].into(), "plain runners");
     }
 }

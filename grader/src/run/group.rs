@@ -45,9 +45,31 @@ struct Plan {
     mask: libc::sigset_t,
     /// The errno of a child that failed before or at its exec (0: it exec'd).
     failure: AtomicI32,
-    /// The filter that seals the group, when there is one; `sealed` says whether it was installed.
-    seal: Option<&'static [libc::sock_filter]>,
+    /// How the process is sealed; `sealed` says whether it is.
+    seal: Seal,
     sealed: AtomicBool,
+}
+
+/// How the started process comes under the seal (see `seal`).
+#[derive(Clone, Copy)]
+enum Seal {
+    /// It inherits the filter of the thread that starts it, and makes its group with the cookie.
+    Inherited([u32; 2]),
+    /// It makes its group, then installs the filter itself.
+    Install(&'static [libc::sock_filter]),
+    /// No filter can be had here: the run is not sealed.
+    None,
+}
+
+impl Seal {
+    /// The calling thread's way: inherited where the thread is sealed.
+    fn of_this_thread() -> Seal {
+        match (super::seal::this_thread_sealed(), super::seal::cookie(), super::seal::filter()) {
+            (true, Some(cookie), _) => Seal::Inherited(cookie),
+            (_, _, Some(filter)) => Seal::Install(filter),
+            _ => Seal::None,
+        }
+    }
 }
 
 /// This process's id, asked of the kernel once (glibc asks it at every call).
@@ -77,7 +99,7 @@ pub(super) fn start(
         // SAFETY: a zeroed sigset_t is a valid (empty) set; it is overwritten below.
         mask: unsafe { std::mem::zeroed() },
         failure: AtomicI32::new(0),
-        seal: super::seal::filter(),
+        seal: Seal::of_this_thread(),
         sealed: AtomicBool::new(false),
     };
     let stack = ChildStack::new(STACK_BYTES);
@@ -149,14 +171,21 @@ unsafe fn prepare(plan: &Plan) -> io::Result<()> {
                 return Err(io::Error::last_os_error());
             }
         }
-        if libc::setpgid(0, 0) != 0 || libc::chdir(plan.workdir.as_ptr()) != 0 {
+        let grouped = match plan.seal {
+            Seal::Inherited(cookie) => super::seal::join_own_group(cookie),
+            Seal::Install(_) | Seal::None => libc::setpgid(0, 0) == 0,
+        };
+        if !grouped || libc::chdir(plan.workdir.as_ptr()) != 0 {
             return Err(io::Error::last_os_error());
         }
         confine(&plan.rlimits, plan.parent, plan.user)?;
-        // Last, once this process has its group (and no_new_privs, which the filter needs).
-        if let Some(filter) = plan.seal {
-            plan.sealed.store(super::seal::install(filter), Ordering::SeqCst);
-        }
+        let sealed = match plan.seal {
+            Seal::Inherited(_) => true,
+            // Last, once this process has its group (and no_new_privs, which the filter needs).
+            Seal::Install(filter) => super::seal::install(filter),
+            Seal::None => false,
+        };
+        plan.sealed.store(sealed, Ordering::SeqCst);
         if libc::pthread_sigmask(libc::SIG_SETMASK, &plan.mask, std::ptr::null_mut()) != 0 {
             return Err(io::Error::last_os_error());
         }

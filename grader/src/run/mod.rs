@@ -42,6 +42,7 @@ pub use sandbox::{
     keep_from_programs, namespace_problem, nobody_can_enter, open_for_passage, prepare_for_program,
     sandbox_reuse, seal_for_programs, set_sandbox_reuse, Containment, KeptSandboxes, Mount, INSIDE_WORKDIR,
 };
+pub(crate) use seal::seal_this_thread;
 pub use slots::{cores, cpu_slot_count, cpu_slot_free, keeping_slot, set_slot_count, Slot};
 pub use spawn::{spawn, spawn_admitted, Ended, Running, SpawnRequest, DEFAULT_PATH, KILL_GRACE};
 pub use users::{leased_by_this_process, RUN_UIDS};

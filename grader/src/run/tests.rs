@@ -417,6 +417,29 @@ fn a_sandboxed_program_cannot_read_the_graders_command_line() {
 }
 
 #[test]
+fn a_run_started_by_a_sealed_thread_leads_its_own_group_under_the_one_inherited_filter() {
+    // The shell's group is its own pid; the seal refuses setsid to the child it starts (not a
+    // group leader, so setsid(1) calls it at once); one filter, the thread's, not one of its own.
+    let script = "cut -d' ' -f5 /proc/$$/stat; echo $$; setsid true; echo \"setsid $?\"; \
+                  grep -E '^Seccomp(_filters)?:' /proc/$$/status";
+    let outcome = thread::spawn(move || {
+        assert!(seal::seal_this_thread(), "the thread is sealed");
+        run_sh_in(Containment::RlimitsOnly, script, b"", &limits())
+    })
+    .join()
+    .expect("the run ends");
+    assert_eq!(outcome.termination, Termination::Exited(0), "{}", text(&outcome.stderr));
+    let lines: Vec<&str> = text(&outcome.stdout).lines().collect();
+    assert_eq!(lines[0], lines[1], "the group is the shell's own: {lines:?}");
+    assert_eq!(lines[2], "setsid 1", "{lines:?}");
+    assert_eq!(lines[3], "Seccomp:\t2", "{lines:?}");
+    // Kernels from 5.9 count the filters: one, inherited (none installed by the run itself).
+    if let Some(filters) = lines.get(4) {
+        assert_eq!(*filters, "Seccomp_filters:\t1", "{lines:?}");
+    }
+}
+
+#[test]
 fn a_process_that_leaves_the_session_dies_with_the_sandbox() {
     if Containment::available() == Containment::RlimitsOnly {
         return;
