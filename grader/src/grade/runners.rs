@@ -13,6 +13,11 @@
 //! have all gone idle or a slot is free: a lane keeps its slot from run to run (see
 //! `run::keeping_slot`), so lanes started beyond the slots only waited, and each cost wake-ups
 //! (sixteen per grading and phase were a sixth of the grader's own CPU at `rlimits-only`).
+//!
+//! Gradings at `rlimits-only` have runners of their own ([`Pool::Sealed`]), each under the seccomp
+//! filter that keeps a run's processes in its group (see `run::seal_this_thread`): the processes
+//! a runner starts inherit it, which costs the kernel nothing per run, where a filter installed by
+//! each run was compiled and freed every time.
 
 use std::any::Any;
 use std::collections::VecDeque;
@@ -209,7 +214,8 @@ pub(super) enum Pool {
     Plain,
     /// Runners whose threads are sealed (`run::seal_this_thread`), so that the runs they start
     /// without namespaces inherit the seal rather than each install it: for gradings at
-    /// `rlimits-only`. Nothing else runs on them.
+    /// `rlimits-only`, and nothing else. (Where no thread can be started, the grading's own thread
+    /// runs its lanes, unsealed: each run then installs the filter itself.)
     Sealed,
 }
 
@@ -424,24 +430,26 @@ mod tests {
         assert!(!first.is_empty());
     }
 
-    /// What the kernel says of the calling thread's seccomp mode: 2 under a filter, 0 without.
-    fn seccomp_mode() -> String {
+    /// What the kernel says of the calling thread's seccomp filters: its mode (2 under a filter, 0
+    /// without) and, from Linux 5.9, how many filters (the container's own included).
+    fn seccomp() -> (String, Option<String>) {
         let status = std::fs::read_to_string("/proc/thread-self/status").expect("/proc is mounted");
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix("Seccomp:"))
-            .expect("a Seccomp line")
-            .trim()
-            .to_owned()
+        let field = |name: &str| {
+            status.lines().find_map(|line| line.strip_prefix(name)).map(|value| value.trim().to_owned())
+        };
+        (field("Seccomp:").expect("a Seccomp line"), field("Seccomp_filters:"))
     }
 
     #[test]
     fn the_lanes_of_sealed_runners_run_on_sealed_threads_and_the_others_do_not() {
         let items: Vec<usize> = (0..12).collect();
-        let modes = |pool| -> std::collections::HashSet<String> {
-            run_all(&items, items.len() / 2, pool, |_| seccomp_mode()).into_iter().collect()
+        let seen = |pool| -> std::collections::HashSet<(String, Option<String>)> {
+            run_all(&items, items.len() / 2, pool, |_| seccomp()).into_iter().collect()
         };
-        assert_eq!(modes(Pool::Sealed), ["2".to_owned()].into(), "sealed runners");
-        assert_eq!(modes(Pool::Plain), ["0".to_owned()].into(), "plain runners");
+        // This thread is as the grader's are: under a container's filters, if any.
+        let (mode, filters) = seccomp();
+        let one_more = filters.as_ref().map(|n| (n.parse::<u32>().expect("a count") + 1).to_string());
+        assert_eq!(seen(Pool::Sealed), [("2".to_owned(), one_more)].into(), "sealed runners");
+        assert_eq!(seen(Pool::Plain), [(mode, filters)].into(), "plain runners");
     }
 }
