@@ -36,8 +36,10 @@ const PLACES: &[&str] = &["/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue", "/run/l
 
 /// A place whose modification time is this close to a run's start is scanned whatever its time
 /// says: the kernel stamps folders from a coarse clock (a tick, up to 10 ms), so a change made within
-/// the same tick as an earlier one may leave the time as it was.
-const CLOCK_MARGIN: Duration = Duration::from_millis(100);
+/// the same tick as an earlier one may leave the time as it was. Two ticks at the slowest clock: a
+/// grader's first runs come within this margin of its own folder's making in `/tmp`, and each
+/// scanned all of `/tmp` (80 runs at 100 ms, where a shared `/tmp` may hold thousands of entries).
+const CLOCK_MARGIN: Duration = Duration::from_millis(20);
 
 /// A run user leased to this process: the lock is held while the value lives.
 #[derive(Debug)]
