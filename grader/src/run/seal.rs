@@ -209,7 +209,7 @@ pub(crate) fn seal_this_thread() -> bool {
     if cookie().is_none() {
         return false;
     }
-    // SAFETY: install makes one system call on the filter, which lives for ever; prctl has no
+    // SAFETY: install makes system calls on the filter, which lives for ever; prctl has no
     // memory-safety preconditions. Root installs it as it is; another user needs no_new_privs.
     let sealed = unsafe {
         install(filter) || (libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && install(filter))
