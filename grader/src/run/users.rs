@@ -41,6 +41,10 @@ const PLACES: &[&str] = &["/tmp", "/var/tmp", "/dev/shm", "/dev/mqueue", "/run/l
 /// scanned all of `/tmp` (80 runs at 100 ms, where a shared `/tmp` may hold thousands of entries).
 const CLOCK_MARGIN: Duration = Duration::from_millis(20);
 
+/// The margin for a time of whole seconds: a file system that stamps whole seconds (ext4 with small
+/// inodes) or two (FAT) gives a change later in that span the same time.
+const WHOLE_SECONDS_MARGIN: Duration = Duration::from_millis(2020);
+
 /// A run user leased to this process: the lock is held while the value lives.
 #[derive(Debug)]
 pub struct RunUser {
@@ -456,12 +460,18 @@ impl Snapshot {
     /// The places to scan: changed since the snapshot, or changed so shortly before it that the
     /// folder's coarse clock may not show a later change (see [`CLOCK_MARGIN`]).
     fn changed(&self) -> Vec<PathBuf> {
-        let recent = self.at.checked_sub(CLOCK_MARGIN).unwrap_or(SystemTime::UNIX_EPOCH);
+        let since = |margin| self.at.checked_sub(margin).unwrap_or(SystemTime::UNIX_EPOCH);
+        let whole_seconds = |time: SystemTime| {
+            time.duration_since(SystemTime::UNIX_EPOCH).is_ok_and(|t| t.subsec_nanos() == 0)
+        };
         self.times
             .iter()
             .filter(|(dir, &then)| match then {
                 None => true,
-                Some(then) => then >= recent || modified(dir) != Some(then),
+                Some(then) => {
+                    let margin = if whole_seconds(then) { WHOLE_SECONDS_MARGIN } else { CLOCK_MARGIN };
+                    then >= since(margin) || modified(dir) != Some(then)
+                }
             })
             .map(|(dir, _)| dir.clone())
             .collect()
@@ -561,6 +571,20 @@ mod tests {
         // Changed within the margin before the run: scanned even if its time has not moved.
         let recent =
             Snapshot { at: SystemTime::now(), times: BTreeMap::from([(path.clone(), modified(&path))]) };
-        assert_eq!(recent.changed(), vec![path]);
+        assert_eq!(recent.changed(), vec![path.clone()]);
+        // A second and a half before the run: past the margin, unless the time is of whole
+        // seconds, which a coarser file system would give a change later in that second too.
+        let whole = SystemTime::UNIX_EPOCH
+            + Duration::from_secs(
+                SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap().as_secs(),
+            );
+        for (then, scanned) in [(whole + Duration::from_nanos(1), false), (whole, true)] {
+            file.set_modified(then).unwrap();
+            let snapshot = Snapshot {
+                at: then + Duration::from_millis(1500),
+                times: BTreeMap::from([(path.clone(), modified(&path))]),
+            };
+            assert_eq!(snapshot.changed().len(), usize::from(scanned), "{then:?}");
+        }
     }
 }
