@@ -358,7 +358,10 @@ mod tests {
             slot.release_idle();
             let now = asleep.fetch_add(1, Ordering::SeqCst) + 1;
             most_asleep.fetch_max(now, Ordering::SeqCst);
-            std::thread::sleep(std::time::Duration::from_millis(100));
+            // Long beside the 20 ms with a slot: under the load of the tests run beside this one,
+            // taking a slot from the busy gradings below may take a while, and the sleeps must
+            // still be under way when the next lanes' runs go idle.
+            std::thread::sleep(std::time::Duration::from_millis(300));
             asleep.fetch_sub(1, Ordering::SeqCst);
         };
         run_all(&items, items.len(), Pool::Plain, sleepy);
