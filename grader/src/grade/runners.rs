@@ -76,9 +76,10 @@ fn lanes() -> usize {
 /// submission whose runs sleep holds no other's up. (Handing the runners one item at a time, from
 /// this thread, cost two wake-ups per run.) There is a lane per CPU slot at first, and this thread
 /// starts one more, while items wait, whenever the run of every lane has gone idle (a run that
-/// sleeps gives its slot back, and the next item starts beside it) or a CPU slot is free. The items before `first_phase` all end before any
-/// later one starts. A panic in an item ends the call with that panic once the other items of its
-/// phase have ended.
+/// sleeps gives its slot back, and the next item starts beside it) or a CPU slot is free. The items
+/// before `first_phase` all end before any later one starts. A panic in an item ends the call with
+/// that panic once the other items of its phase have ended. `pool` says which runners run the
+/// lanes.
 pub(super) fn run_all<T: Sync, R: Send>(
     items: &[T],
     first_phase: usize,

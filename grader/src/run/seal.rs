@@ -231,9 +231,13 @@ pub(super) fn this_thread_sealed() -> bool {
 ///
 /// Callable between clone and exec: one system call.
 pub(super) unsafe fn join_own_group(cookie: [u32; 2]) -> bool {
-    let carrying = |half: u32| (i64::from(half) << 32) as libc::c_long;
     // SAFETY: setpgid takes no pointers; the kernel keeps the lower 32 bits of each argument.
     unsafe { libc::syscall(libc::SYS_setpgid, carrying(cookie[0]), carrying(cookie[1])) == 0 }
+}
+
+/// An argument of 0 that carries `half` of the cookie in its upper 32 bits.
+fn carrying(half: u32) -> libc::c_long {
+    (i64::from(half) << 32) as libc::c_long
 }
 
 #[cfg(test)]
@@ -325,7 +329,6 @@ mod tests {
     /// `setpgid(0, 0)` with the cookie in the x32 ABI, where there is one.
     #[cfg(target_arch = "x86_64")]
     unsafe fn x32_setpgid(cookie: [u32; 2]) -> Option<libc::c_long> {
-        let carrying = |half: u32| (i64::from(half) << 32) as libc::c_long;
         let x32 = libc::SYS_setpgid | X32_SYSCALL_BIT as libc::c_long;
         // SAFETY: setpgid takes no pointers.
         Some(unsafe { libc::syscall(x32, carrying(cookie[0]), carrying(cookie[1])) })
@@ -352,7 +355,6 @@ mod tests {
                 unsafe {
                     let refused = |rc: libc::c_long| rc == -1 && *libc::__errno_location() == libc::EPERM;
                     let setpgid = |first: u32, second: u32| {
-                        let carrying = |half: u32| (i64::from(half) << 32) as libc::c_long;
                         libc::syscall(libc::SYS_setpgid, carrying(first), carrying(second))
                     };
                     let group = libc::getpgid(0);
