@@ -2,7 +2,7 @@
 # bench/scaling.sh: how `grader batch` scales with --jobs on a machine with many cores, beside the floor.
 #
 #   bench/scaling.sh prepare [--copies N] [--from WORK] BUNDLE
-#   bench/scaling.sh run [--jobs "1 2 4 8 16"] [--grader PATH] BUNDLE
+#   bench/scaling.sh run [--jobs "1 2 4 8 16"] [--grader PATH] [--before PATH] BUNDLE
 #
 # `prepare` makes BUNDLE, a folder to carry to the machine: the clean Trouble class of
 # `bench/class.sh --cpu-only --keep` (its folder WORK; made first when --from is not given) repeated
@@ -13,7 +13,11 @@
 # at `rlimits-only` (as root) and with `--fresh-sandboxes` (at 1, 4 and 16), and runs N copies of
 # the floor at once over N slices of the same runs; one line per measurement: wall time, CPU of the
 # grader and all it started (bash's `time`), busy CPU of the whole machine meanwhile (/proc/stat:
-# kernel threads tearing sandboxes down count there), and CPU per case.
+# kernel threads tearing sandboxes down count there), and CPU per case. `--before PATH` adds, at each
+# --jobs, that grader's kept-sandbox and `rlimits-only` rows right after this one's (its own output
+# folder), for a before/after comparison on the same machine. A --jobs may repeat ("1 1 1 16": three
+# rounds at 1). A run that fails gets a row saying so, and the others go on; each grading's gradebook
+# is compared with the first one's (same, or DIFFERENT).
 set -euo pipefail
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -25,12 +29,14 @@ COPIES=4
 FROM=""
 JOBS_LIST="1 2 4 8 16"
 GRADER=""
+BEFORE=""
 while [[ $# -gt 1 ]]; do
     case "$1" in
         --copies) COPIES=$2; shift 2 ;;
         --from) FROM=$2; shift 2 ;;
         --jobs) JOBS_LIST=$2; shift 2 ;;
         --grader) GRADER=$2; shift 2 ;;
+        --before) BEFORE=$2; shift 2 ;;
         *) fail "unknown argument '$1'" ;;
     esac
 done
@@ -92,11 +98,22 @@ measure() {
     local name=$1 t b0 b1 s0 s1
     shift
     b0=$(busy); s0=$(date +%s.%N)
-    t=$( { TIMEFORMAT='%U %S'; time "$@" > "$LOGS/${name// /_}.log" 2>&1; } 2>&1 | tail -1)
+    local log="$LOGS/${name//[ ,]/_}.log" rc=0
+    t=$( { TIMEFORMAT='%U %S'; time "$@" > "$log" 2>&1; } 2>&1 | tail -1) || rc=$?
     s1=$(date +%s.%N); b1=$(busy)
-    awk -v n="$name" -v t="$t" -v s0="$s0" -v s1="$s1" -v b0="$b0" -v b1="$b1" -v hz="$HZ" -v runs="$RUNS" 'BEGIN {
+    if [[ $rc != 0 ]]; then
+        echo "| $name | failed (exit $rc): $(tail -1 "$log" | tr '|' '/') | | | | |"
+        return 0
+    fi
+    # Every grading must give the first one's gradebook, byte for byte.
+    local same=""
+    case $1 in
+        batch) cmp -s "$BUNDLE/out/gradebook.csv" "$BUNDLE/gradebook.first.csv" && same=same || same=DIFFERENT ;;
+        before) cmp -s "$BUNDLE/out-before/gradebook.csv" "$BUNDLE/gradebook.first.csv" && same=same || same=DIFFERENT ;;
+    esac
+    awk -v n="$name" -v t="$t" -v s0="$s0" -v s1="$s1" -v b0="$b0" -v b1="$b1" -v hz="$HZ" -v runs="$RUNS" -v same="$same" 'BEGIN {
         split(t, a, " "); cpu = a[1] + a[2]; wall = s1 - s0; machine = (b1 - b0) / hz
-        printf "| %s | %.2f s | %.2f s | %.2f s | %.3f ms |\n", n, wall, cpu, machine, cpu / runs * 1000 }'
+        printf "| %s | %.2f s | %.2f s | %.2f s | %.3f ms | %s |\n", n, wall, cpu, machine, cpu / runs * 1000, same }'
 }
 floor() {
     local n=$1 part
@@ -107,16 +124,28 @@ floor() {
     rm -f "$BUNDLE"/part.*
 }
 batch() { "$GRADER" batch "$BUNDLE/class" --assignment trouble --out "$BUNDLE/out" --cache-dir "$BUNDLE/cache" --force "$@"; }
+before() { "$BEFORE" batch "$BUNDLE/class" --assignment trouble --out "$BUNDLE/out-before" --cache-dir "$BUNDLE/cache" --force "$@"; }
 # The first grading finds every build in the cache (and writes the class's records).
 "$GRADER" batch "$BUNDLE/class" --assignment trouble --out "$BUNDLE/out" --cache-dir "$BUNDLE/cache" > "$LOGS/first.log" 2>&1 ||
     { tail -5 "$LOGS/first.log"; fail "the first grading failed"; }
-echo "| what | wall | CPU | machine busy | CPU per case |"
-echo "|---|---|---|---|---|"
+cp "$BUNDLE/out/gradebook.csv" "$BUNDLE/gradebook.first.csv"
+if [[ -n $BEFORE ]]; then
+    [[ -x $BEFORE ]] || fail "--before $BEFORE is not executable"
+    echo "before: $("$BEFORE" --version 2>/dev/null | head -1)"
+    "$BEFORE" batch "$BUNDLE/class" --assignment trouble --out "$BUNDLE/out-before" --cache-dir "$BUNDLE/cache" > "$LOGS/first-before.log" 2>&1 ||
+        { tail -5 "$LOGS/first-before.log"; fail "the before grader's first grading failed"; }
+fi
+echo "| what | wall | CPU | machine busy | CPU per case | gradebook |"
+echo "|---|---|---|---|---|---|"
 for j in $JOBS_LIST; do
     measure "floor, $j at once" floor "$j"
     measure "kept sandboxes, --jobs $j" batch --jobs "$j"
+    if [[ -n $BEFORE ]]; then measure "kept sandboxes, before, --jobs $j" before --jobs "$j"; fi
     if [[ $(id -u) == 0 ]]; then
         measure "rlimits-only, --jobs $j" batch --jobs "$j" --containment rlimits-only --accept-readable-cases
+        if [[ -n $BEFORE ]]; then
+            measure "rlimits-only, before, --jobs $j" before --jobs "$j" --containment rlimits-only --accept-readable-cases
+        fi
     fi
     if [[ " 1 4 16 " == *" $j "* ]]; then
         measure "fresh sandboxes, --jobs $j" batch --jobs "$j" --fresh-sandboxes
