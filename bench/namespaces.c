@@ -12,7 +12,8 @@
 // every run, whatever the grader does. The last row keeps one such sandbox for all the runs: its
 // PID 1 forks each child, then kills and reaps whatever is left, lists what a run could leave behind
 // (the writable folders, the System V IPC objects), sets the hostname again, and answers over a
-// pipe. That is what a sandbox kept per student and reset between runs would cost instead. Needs
+// pipe. That is what a sandbox kept per student and reset between runs would cost instead; the rows
+// after it reset as the grader does, in parts (a new tmpfs, a new IPC namespace) and whole. Needs
 // root (it mounts; the child is not mapped in its user namespace, so the mount rows leave the user
 // namespace out).
 #define _GNU_SOURCE
@@ -102,12 +103,37 @@ static void look_at(const char *path) {
     }
 }
 
+// What the kept sandbox's reset does beyond looking (a bit set each): a new tmpfs for the writable
+// places, the old one and its three binds detached, as `grader/src/run/sandbox/serve.rs` does; a
+// new IPC namespace; both, with the PID counter and the hostname set again, is the grader's reset.
+enum { RESET_LOOK = 0, RESET_TMPFS = 1, RESET_IPC = 2 };
+static int reset_mode;
+
+static const char *scratch_places[][2] = {{"/scratch/work", "/work"}, {"/scratch/tmp", "/tmp"}, {"/scratch/shm", "/dev/shm"}};
+
+static void new_scratch(int replace) {
+    if (replace) {
+        for (size_t i = 0; i < 3; i++)
+            if (umount2(scratch_places[i][1], MNT_DETACH)) _exit(20);
+        if (umount2("/scratch", MNT_DETACH)) _exit(21);
+    }
+    if (mount("tmpfs", "/scratch", "tmpfs", MS_NOSUID | MS_NODEV, "size=16m,mode=755")) _exit(22);
+    for (size_t i = 0; i < 3; i++) {
+        if (mkdir(scratch_places[i][0], 01777) || chmod(scratch_places[i][0], 01777)) _exit(23);
+        if (mount(scratch_places[i][0], scratch_places[i][1], NULL, MS_BIND, NULL)) _exit(24);
+    }
+}
+
 static int kept_sandbox(void *unused) {
     (void)unused;
     // The ends the grader side keeps: without closing them, the last read would never see the end.
     close(order[1]);
     close(done[0]);
     if (child((void *)2)) _exit(12);
+    if (reset_mode & RESET_TMPFS) {
+        if (mkdir("/scratch", 0755)) _exit(25);
+        new_scratch(0);
+    }
     char byte;
     while (read(order[0], &byte, 1) == 1) {
         pid_t pid = clone(run_child, run_stack + sizeof run_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
@@ -117,7 +143,15 @@ static int kept_sandbox(void *unused) {
         }
         const char *writable[] = {"/tmp", "/dev/shm", "/work", "/proc/sysvipc/shm", "/proc/sysvipc/msg",
                                   "/proc/sysvipc/sem"};
-        for (size_t i = 0; i < sizeof writable / sizeof *writable; i++) look_at(writable[i]);
+        if (reset_mode == RESET_LOOK)
+            for (size_t i = 0; i < sizeof writable / sizeof *writable; i++) look_at(writable[i]);
+        if (reset_mode & RESET_TMPFS) new_scratch(1);
+        if (reset_mode & RESET_IPC) {
+            if (unshare(CLONE_NEWIPC)) _exit(26);
+            int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+            if (fd < 0 || write(fd, "1", 1) != 1) _exit(27);
+            close(fd);
+        }
         if (sethostname("sandbox", 7)) _exit(14);
         if (write(done[1], &byte, 1) != 1) _exit(15);
     }
@@ -166,7 +200,8 @@ static void row(const char *what, int flags, int mounts, int runs) {
 }
 
 // The same child, forked RUNS times inside one sandbox made for all of them, reset after each.
-static void kept_row(const char *what, int flags, int runs) {
+static void kept_row(const char *what, int flags, int mode, int runs) {
+    reset_mode = mode;
     if (pipe(order) || pipe(done)) {
         perror("pipe");
         exit(1);
@@ -216,7 +251,10 @@ int main(int argc, char **argv) {
     row("+ user namespace", CLONE_NEWUSER, 0, runs);
     row("+ the six namespaces of a sandbox", six, 0, runs);
     row("+ its root's mounts (namespaces but the user one)", six & ~CLONE_NEWUSER, 1, runs);
-    kept_row("the same sandbox made once, each run forked in it and reset after", six & ~CLONE_NEWUSER, runs);
+    kept_row("the same sandbox made once, each run forked in it and reset after", six & ~CLONE_NEWUSER, RESET_LOOK, runs);
+    kept_row("kept, reset with a new tmpfs for the writable places", six & ~CLONE_NEWUSER, RESET_TMPFS, runs);
+    kept_row("kept, reset with a new IPC namespace", six & ~CLONE_NEWUSER, RESET_IPC, runs);
+    kept_row("kept, reset with both (the grader's reset)", six & ~CLONE_NEWUSER, RESET_TMPFS | RESET_IPC, runs);
     rmdir(root);
     return 0;
 }

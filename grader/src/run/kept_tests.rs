@@ -138,6 +138,86 @@ fn a_run_in_a_kept_sandbox_finds_nothing_of_the_run_before() {
     }
 }
 
+/// A run that changes nothing in the writable places but the folders themselves, and takes inode
+/// numbers without a name: what the next run finds must still be what a new sandbox shows.
+const FOLDER_CHANGER: &str = r#"
+chmod 755 /work && echo chmod
+touch -d @0 /work && echo touch
+chattr +d /work 2>/dev/null && echo chattr
+cd / && python3 -I -c 'import os, time
+try:
+    os.setxattr("/work", "user.left", b"1"); print("xattr")
+except OSError:
+    pass
+fds = [os.open(p, os.O_TMPFILE | os.O_RDWR, 0o600) for p in ("/work", "/tmp", "/dev/shm")]
+print("tmpfiles")'
+"#;
+
+/// What the run after [`FOLDER_CHANGER`] looks at.
+const FOLDER_LOOKER: &str = r#"
+stat -c '%n %a %h %s' /work /tmp /dev/shm
+for place in /work /tmp /dev/shm; do [ "$(stat -c %Y $place)" -gt 1000000000 ] && echo "$place recent" || echo "$place old"; done
+lsattr -d /work 2>&1 | cut -c1-20
+cd / && python3 -I -c 'import os
+for p in ("/work", "/tmp", "/dev/shm"):
+    print(p, os.listxattr(p), os.fstat(os.open(p + "/new", os.O_CREAT | os.O_WRONLY, 0o600)).st_ino)'
+"#;
+
+#[test]
+fn a_run_that_changes_only_the_writable_folders_leaves_the_next_run_nothing() {
+    for level in sandbox_levels() {
+        let (none, limits) = (BTreeMap::new(), limits());
+        // What a new kept sandbox's first run finds (a sandbox of its own lays its tmpfs out
+        // otherwise: other inode numbers).
+        let expected = text(&run_kept(&KeptSandboxes::new(), level, FOLDER_LOOKER, &none, &limits).stdout);
+        assert!(expected.contains("/work 700 2 "), "{level}: a new sandbox shows {expected}");
+        let keep = KeptSandboxes::new();
+        let changed = run_kept(&keep, level, FOLDER_CHANGER, &none, &limits);
+        let out = text(&changed.stdout);
+        assert!(out.starts_with("chmod\ntouch\n") && out.ends_with("tmpfiles\n"), "{level}: {out}");
+        let looked = run_kept(&keep, level, FOLDER_LOOKER, &none, &limits);
+        assert_eq!(text(&looked.stdout), expected, "{level}: {}", text(&looked.stderr));
+        assert_eq!(keep.built(), 1, "{level}: the runs did not share one sandbox");
+    }
+}
+
+/// Whether a command run in a kept sandbox makes its reset replace the writable places' tmpfs: it
+/// does whenever the command opens, makes or changes anything there, and only then.
+#[test]
+fn a_reset_replaces_the_writable_places_only_after_a_run_that_touched_them() {
+    let commands = [
+        ("exit 0", false),
+        ("stat /work /tmp /dev/shm > /dev/null; cat /tmp/missing 2>/dev/null; cd /work; echo $$", false),
+        ("ls /tmp > /dev/null", true),
+        (": > /dev/shm/made", true),
+        ("mkdir /tmp/d && rmdir /tmp/d", true),
+        ("chmod 711 /work", true),
+        ("touch -d @0 /work", true),
+        ("cd / && python3 -I -c 'import os; os.open(\"/tmp\", os.O_TMPFILE | os.O_RDWR, 0o600)'", true),
+        ("cd / && python3 -I -c 'import os; os.symlink(\"/etc\", \"/dev/shm/l\")'", true),
+    ];
+    for level in sandbox_levels() {
+        let (keep, none, limits) = (KeptSandboxes::new(), BTreeMap::new(), limits());
+        let clean = run_kept(&keep, level, "exit 0", &none, &limits);
+        assert_eq!(clean.termination, Termination::Exited(0), "{level}");
+        let mut expected = (0, 0);
+        for (command, touches) in commands {
+            let outcome = run_kept(&keep, level, command, &none, &limits);
+            assert_eq!(
+                outcome.termination,
+                Termination::Exited(0),
+                "{level}: {command}: {}",
+                text(&outcome.stderr)
+            );
+            // The next run takes the sandbox once its reset after `command` is done.
+            run_kept(&keep, level, "exit 0", &none, &limits);
+            expected = (expected.0 + usize::from(touches), expected.1 + 2);
+            assert_eq!(keep.scratches_replaced(), expected, "{level}: after `{command}`");
+        }
+        assert_eq!(keep.built(), 1, "{level}: the runs did not share one sandbox");
+    }
+}
+
 #[test]
 fn a_kept_sandbox_hides_its_pid_1_from_programs() {
     for level in sandbox_levels() {

@@ -55,6 +55,12 @@ impl KeptSandboxes {
     pub fn built(&self) -> usize {
         self.keeper.built.load(Ordering::Relaxed)
     }
+
+    /// Of the resets that readied a sandbox for another run, how many replaced its writable places'
+    /// tmpfs (the others found it untouched by the run before; see `serve`), and how many there were.
+    pub fn scratches_replaced(&self) -> (usize, usize) {
+        (self.keeper.replaced.load(Ordering::Relaxed), self.keeper.resets.load(Ordering::Relaxed))
+    }
 }
 
 /// The idle sandboxes of one submission, ready or being reset.
@@ -62,6 +68,9 @@ impl KeptSandboxes {
 pub(in crate::run) struct Keeper {
     idle: Mutex<Vec<KeptSandbox>>,
     built: AtomicUsize,
+    /// Resets seen complete, and those of them that replaced the scratch tmpfs.
+    resets: AtomicUsize,
+    replaced: AtomicUsize,
 }
 
 impl Keeper {
@@ -77,6 +86,8 @@ impl Keeper {
             let Some(mut sandbox) = idle else { break };
             // A reset that fails or hangs: that sandbox ends (dropped), another is tried.
             if sandbox.await_ready(Some(KILL_GRACE)).is_ok() {
+                self.resets.fetch_add(1, Ordering::Relaxed);
+                self.replaced.fetch_add(usize::from(sandbox.scratch_replaced), Ordering::Relaxed);
                 return Ok(sandbox);
             }
         }
@@ -131,6 +142,8 @@ pub(in crate::run) struct KeptSandbox {
     control: OwnedFd,
     /// CPU time of every process PID 1 reaped before the coming run, once it said it is ready.
     reaped: Option<Duration>,
+    /// Whether its last reset replaced the scratch tmpfs, once it said it is ready.
+    scratch_replaced: bool,
     launch: Option<LaunchOwner>,
 }
 
@@ -175,7 +188,8 @@ impl KeptSandbox {
         // pipe while it runs).
         let (pid, launch) = clone_init(plan, vec![n, n, n, c, c], None)?;
         drop((null, theirs));
-        let sandbox = KeptSandbox { key, pid, control, reaped: None, launch: Some(launch) };
+        let sandbox =
+            KeptSandbox { key, pid, control, reaped: None, scratch_replaced: false, launch: Some(launch) };
         write_id_maps(pid).and_then(|()| send(&sandbox.control, b"go", &[]))?;
         Ok(sandbox)
     }
@@ -217,9 +231,10 @@ impl KeptSandbox {
         let n = usize::try_from(n).map_err(|_| io::Error::last_os_error())?;
         match &record[..n] {
             [] => Err(io::Error::other("sandbox: PID 1 ended while it built the root")),
-            [RECORD_READY, micros @ ..] if micros.len() == 8 => {
+            [RECORD_READY, micros @ .., replaced] if n == READY_RECORD_LEN => {
                 let micros = u64::from_le_bytes(micros.try_into().unwrap_or_default());
                 self.reaped = Some(Duration::from_micros(micros));
+                self.scratch_replaced = *replaced != 0;
                 Ok(())
             }
             bytes => {

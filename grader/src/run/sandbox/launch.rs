@@ -8,6 +8,9 @@ pub(super) const RECORD_ERROR: u8 = b'E';
 pub(super) const RECORD_EXIT: u8 = b'X';
 /// The root is built: PID 1 waits for the grader's word to start the program.
 pub(super) const RECORD_READY: u8 = b'R';
+/// A kept sandbox's readiness (see `serve`): the kind, the CPU time of what PID 1 reaped before
+/// (microseconds, 8 bytes), whether its last reset replaced the writable places' tmpfs (1 byte).
+pub(super) const READY_RECORD_LEN: usize = 10;
 
 /// The steps of the child's setup, for error messages.
 pub(super) const STEPS: &[&str] = &[

@@ -7,11 +7,22 @@
 //! and reaps every other process of the namespace (when `wait4` says there is no child left, no
 //! process but PID 1 is left: orphans are its children), reports the end on the run's status pipe,
 //! and resets: a new tmpfs for the writable places (the old one, with every file, link and inode
-//! number of the run, detached), a new IPC namespace (System V objects and POSIX message queues,
-//! their ids counted from zero again), the PID counter set back (the next program is PID 2 again),
-//! the hostname set again, the programs' user's keyrings emptied. Then it says `ready` with the CPU time of all it reaped so far, which the
-//! grader subtracts. A step that fails ends PID 1 with an error record: the grader never reuses a
-//! sandbox whose reset it did not see complete.
+//! number of the run, detached) unless the run left it untouched (below), a new IPC namespace
+//! (System V objects and POSIX message queues, their ids counted from zero again), the PID counter
+//! set back (the next program is PID 2 again), the hostname set again, the programs' user's
+//! keyrings emptied. Then it says `ready` with the CPU time of all it reaped so far, which the
+//! grader subtracts, and whether the tmpfs was replaced. A step that fails ends PID 1 with an error
+//! record: the grader never reuses a sandbox whose reset it did not see complete.
+//!
+//! Untouched: PID 1 watches the tmpfs's root and its three folders with inotify from the moment it
+//! has made them. Whatever a process does there raises an event on one of them: every file, folder,
+//! link, socket or device is made in one of the four first (`IN_CREATE`); a file without a name
+//! (`O_TMPFILE`, which takes an inode number) is opened there (`IN_OPEN`); a folder's mode, times,
+//! flags, extended attributes or ACLs change only through a call on it (`IN_ATTRIB`) or a descriptor
+//! opened on it (`IN_OPEN`); and an overflowing queue says so. So an empty queue once every process
+//! of the run is reaped proves the tmpfs is as it was made, inode counter and free space included,
+//! and replacing it (four unmounts and four mounts, most of a reset's cost) would give the next run
+//! nothing different. Any event, or no watch (the user's inotify instances spent), replaces it.
 
 use super::*;
 
@@ -22,6 +33,8 @@ pub(super) unsafe fn serve(launch: &Launch) -> ! {
     unsafe {
         let Some(scratch) = &plan.kept else { fail(S_SYNC) };
         new_scratch(plan, scratch, false);
+        let mut watch = watch_scratch();
+        let mut replaced = false;
         // Programs can write nowhere but the scratch tmpfs, whatever they own (an unprivileged
         // grader's programs are the user that owns the root's tmpfs).
         check(
@@ -35,7 +48,7 @@ pub(super) unsafe fn serve(launch: &Launch) -> ! {
             S_REMOUNT,
         );
         loop {
-            say_ready();
+            say_ready(replaced);
             let program = receive();
             let child = clone_program(plan, program);
             libc::close(0);
@@ -63,7 +76,7 @@ pub(super) unsafe fn serve(launch: &Launch) -> ! {
             libc::write(3, record.as_ptr().cast(), record.len());
             // From here on a failure is said over the control socket.
             libc::dup2(4, 3);
-            reset(plan, scratch);
+            replaced = reset(plan, scratch, &mut watch);
         }
     }
 }
@@ -84,16 +97,18 @@ unsafe fn has_no_child() -> bool {
 }
 
 /// Tells the grader the sandbox is ready for a run, with the CPU time of every process PID 1 has
-/// reaped (the runs before), which the grader's view of the next run's CPU leaves out.
-unsafe fn say_ready() {
+/// reaped (the runs before), which the grader's view of the next run's CPU leaves out, and whether
+/// the last reset replaced the writable places' tmpfs.
+unsafe fn say_ready(replaced: bool) {
     // SAFETY: child side of the clone: raw system calls on buffers that outlive them.
     unsafe {
         let mut usage: libc::rusage = std::mem::zeroed();
         libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
         let reaped = micros(usage.ru_utime).saturating_add(micros(usage.ru_stime));
-        let mut record = [0u8; 9];
+        let mut record = [0u8; READY_RECORD_LEN];
         record[0] = RECORD_READY;
         record[1..9].copy_from_slice(&reaped.to_le_bytes());
+        record[9] = u8::from(replaced);
         if libc::write(4, record.as_ptr().cast(), record.len()) != record.len() as isize {
             fail(S_SYNC);
         }
@@ -156,11 +171,19 @@ unsafe fn receive() -> &'static ProgramStart {
     }
 }
 
-/// Everything a run could leave for the next, replaced or set again (see the module's comment).
-unsafe fn reset(plan: &Plan, scratch: &Scratch) {
+/// Everything a run could leave for the next, replaced or set again (see the module's comment);
+/// true when the writable places' tmpfs was replaced, false when the run left it untouched.
+unsafe fn reset(plan: &Plan, scratch: &Scratch, watch: &mut RawFd) -> bool {
     // SAFETY: child side of the clone: raw system calls on buffers that outlive them.
     unsafe {
-        new_scratch(plan, scratch, true);
+        let replace = !untouched(*watch);
+        if replace {
+            if *watch >= 0 {
+                libc::close(*watch);
+            }
+            new_scratch(plan, scratch, true);
+            *watch = watch_scratch();
+        }
         check(libc::unshare(libc::CLONE_NEWIPC), S_IPC);
         write_ipc_limits(plan);
         let fd = libc::open(c"/proc/sys/kernel/ns_last_pid".as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
@@ -171,7 +194,49 @@ unsafe fn reset(plan: &Plan, scratch: &Scratch) {
         let host = c"sandbox";
         check(libc::sethostname(host.as_ptr(), host.to_bytes().len()), S_HOSTNAME);
         clear_keyrings(plan);
+        replace
     }
+}
+
+/// The lowest descriptor of the watch: above the ones an order puts in place (0-4 and the
+/// cgroups', up to [`MOST_KEPT_FDS`]), below where `receive` parks them (64).
+const WATCH_FD_FLOOR: RawFd = 32;
+
+/// An inotify descriptor watching the scratch tmpfs's root and folders for every event, made
+/// after PID 1's own changes to them (see the module's comment); -1 where none can be had.
+unsafe fn watch_scratch() -> RawFd {
+    // SAFETY: child side of the clone: raw system calls on buffers that outlive them.
+    unsafe {
+        let made = libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC);
+        if made < 0 {
+            return -1;
+        }
+        let watch = libc::fcntl(made, libc::F_DUPFD_CLOEXEC, WATCH_FD_FLOOR);
+        libc::close(made);
+        if watch < 0 {
+            return -1;
+        }
+        let folders = std::iter::once(SCRATCH).chain(SCRATCH_PLACES.iter().map(|(folder, _, _)| *folder));
+        for folder in folders {
+            if libc::inotify_add_watch(watch, folder.as_ptr(), libc::IN_ALL_EVENTS | libc::IN_DONT_FOLLOW) < 0
+            {
+                libc::close(watch);
+                return -1;
+            }
+        }
+        watch
+    }
+}
+
+/// True when `watch` holds no event: nothing happened in the scratch tmpfs since it was made.
+/// Read from the queue's length, not errno (PID 1 shares the grader thread's errno).
+unsafe fn untouched(watch: RawFd) -> bool {
+    if watch < 0 {
+        return false;
+    }
+    let mut queued: libc::c_int = -1;
+    // SAFETY: FIONREAD writes one int to a valid address.
+    unsafe { libc::ioctl(watch, libc::FIONREAD, &mut queued) == 0 && queued == 0 }
 }
 
 /// Empties the keyrings of the programs' user that outlive its processes (the user keyring and the
