@@ -144,6 +144,9 @@ pub(in crate::run) struct KeptSandbox {
     reaped: Option<Duration>,
     /// Whether its last reset replaced the scratch tmpfs, once it said it is ready.
     scratch_replaced: bool,
+    /// One of the [`WATCHES`], where its PID 1 watches its scratch tmpfs (given back after PID 1
+    /// is reaped: fields drop after `drop`).
+    _watch: Option<WatchLoan>,
     launch: Option<LaunchOwner>,
 }
 
@@ -180,7 +183,11 @@ impl KeptSandbox {
     fn start(key: Key) -> io::Result<KeptSandbox> {
         let limits =
             Limits { disk_bytes: key.disk_bytes, memory_bytes: key.memory_bytes, ..Limits::default() };
-        let plan = Plan::new(&limits, &key.mounts, key.with_cgroup, true)?;
+        let mut plan = Plan::new(&limits, &key.mounts, key.with_cgroup, true)?;
+        let watch = WatchLoan::take();
+        if let Some(scratch) = plan.kept.as_mut() {
+            scratch.watch = watch.is_some();
+        }
         let (control, theirs) = socket_pair()?;
         let null = File::options().read(true).write(true).open("/dev/null")?;
         let (n, c) = (null.as_raw_fd(), theirs.as_raw_fd());
@@ -188,8 +195,15 @@ impl KeptSandbox {
         // pipe while it runs).
         let (pid, launch) = clone_init(plan, vec![n, n, n, c, c], None)?;
         drop((null, theirs));
-        let sandbox =
-            KeptSandbox { key, pid, control, reaped: None, scratch_replaced: false, launch: Some(launch) };
+        let sandbox = KeptSandbox {
+            key,
+            pid,
+            control,
+            reaped: None,
+            scratch_replaced: false,
+            _watch: watch,
+            launch: Some(launch),
+        };
         write_id_maps(pid).and_then(|()| send(&sandbox.control, b"go", &[]))?;
         Ok(sandbox)
     }
@@ -258,6 +272,37 @@ impl Drop for KeptSandbox {
         // Killing PID 1 ends every process of the sandbox; its launch is freed once it is reaped.
         kill_and_reap(self.pid);
         drop(self.launch.take());
+    }
+}
+
+/// Kept sandboxes whose PID 1 watches its scratch tmpfs now, each with an inotify instance of the
+/// grader's user (see `serve`). The kernel bounds a user's instances on the whole machine
+/// (`fs.inotify.max_user_instances`, often 128) and other programs of that user (root's services)
+/// need theirs: at most a quarter of them are lent to sandboxes at once; the rest replace their
+/// tmpfs after every run, as all did before.
+static WATCHES: AtomicUsize = AtomicUsize::new(0);
+
+/// One of the [`WATCHES`], given back when dropped.
+struct WatchLoan;
+
+impl WatchLoan {
+    /// One of the [`WATCHES`] if one is left.
+    fn take() -> Option<WatchLoan> {
+        static BUDGET: OnceLock<usize> = OnceLock::new();
+        let budget = *BUDGET.get_or_init(|| {
+            std::fs::read_to_string("/proc/sys/fs/inotify/max_user_instances")
+                .ok()
+                .and_then(|limit| limit.trim().parse::<usize>().ok())
+                .map_or(0, |limit| limit / 4)
+        });
+        let lend = |lent: usize| (lent < budget).then_some(lent + 1);
+        WATCHES.fetch_update(Ordering::Relaxed, Ordering::Relaxed, lend).is_ok().then_some(WatchLoan)
+    }
+}
+
+impl Drop for WatchLoan {
+    fn drop(&mut self) {
+        WATCHES.fetch_sub(1, Ordering::Relaxed);
     }
 }
 

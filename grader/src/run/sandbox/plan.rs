@@ -58,6 +58,9 @@ pub(in crate::run) struct Plan {
 pub(super) struct Scratch {
     /// The tmpfs's mount options (its size is the run's disk limit).
     pub(super) options: CString,
+    /// Whether PID 1 watches it with inotify, so that a reset after a run that left it untouched
+    /// keeps it (see `serve`); the grader lends a sandbox a watch from a bounded budget.
+    pub(super) watch: bool,
 }
 
 /// Where a kept sandbox mounts the tmpfs of its writable places (not listable by programs).
@@ -296,7 +299,7 @@ impl Plan {
             kept: kept
                 .then(|| CString::new(format!("size={size},nr_inodes=16384,mode=700")))
                 .transpose()?
-                .map(|options| Scratch { options }),
+                .map(|options| Scratch { options, watch: false }),
         })
     }
 }

@@ -22,7 +22,9 @@
 //! opened on it (`IN_OPEN`); and an overflowing queue says so. So an empty queue once every process
 //! of the run is reaped proves the tmpfs is as it was made, inode counter and free space included,
 //! and replacing it (four unmounts and four mounts, most of a reset's cost) would give the next run
-//! nothing different. Any event, or no watch (the user's inotify instances spent), replaces it.
+//! nothing different. Any event, or no watch, replaces it: the grader lends watches to at most a
+//! quarter of its user's inotify instances at once (see `kept`), and a watch that cannot be made
+//! (the instances spent by others) is none.
 
 use super::*;
 
@@ -33,7 +35,7 @@ pub(super) unsafe fn serve(launch: &Launch) -> ! {
     unsafe {
         let Some(scratch) = &plan.kept else { fail(S_SYNC) };
         new_scratch(plan, scratch, false);
-        let mut watch = watch_scratch();
+        let mut watch = if scratch.watch { watch_scratch() } else { -1 };
         let mut replaced = false;
         // Programs can write nowhere but the scratch tmpfs, whatever they own (an unprivileged
         // grader's programs are the user that owns the root's tmpfs).
@@ -182,7 +184,7 @@ unsafe fn reset(plan: &Plan, scratch: &Scratch, watch: &mut RawFd) -> bool {
                 libc::close(*watch);
             }
             new_scratch(plan, scratch, true);
-            *watch = watch_scratch();
+            *watch = if scratch.watch { watch_scratch() } else { -1 };
         }
         check(libc::unshare(libc::CLONE_NEWIPC), S_IPC);
         write_ipc_limits(plan);
