@@ -83,6 +83,17 @@ PY
 fi
 
 [[ -d $BUNDLE/class && -f $BUNDLE/manifest.tsv ]] || fail "$BUNDLE is not a bundle (bench/scaling.sh prepare)"
+# A build cache below /work, /tmp or /dev/shm, where a sandbox has its writable places, is shown to
+# each run in a sandbox of its own (a kept sandbox's new tmpfs would cover it): kept sandboxes would
+# not be measured at all. Such a bundle is graded from a copy in /var/tmp.
+case $BUNDLE/ in
+    /work/*|/tmp/*|/dev/shm/*)
+        moved=/var/tmp/grader-scaling-bundle
+        echo "bench/scaling.sh: $BUNDLE is below /work, /tmp or /dev/shm, where no sandbox is kept for runs shown its cache: grading a copy, $moved" >&2
+        rm -rf "$moved"
+        cp -a "$BUNDLE" "$moved"
+        BUNDLE=$moved ;;
+esac
 GRADER=${GRADER:-$BUNDLE/grader}
 cd "$REPO"
 RUNS=$(wc -l < "$BUNDLE/manifest.tsv")
