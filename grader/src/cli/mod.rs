@@ -631,6 +631,16 @@ fn doctor() -> anyhow::Result<u8> {
             )?;
         }
     }
+    let cache = BuildCache::default_dir();
+    writeln!(out, "build cache: {} (GRADER_CACHE_DIR or --cache-dir to choose)", cache.display())?;
+    if level > Containment::RlimitsOnly && run::below_writable_places(&cache) {
+        writeln!(
+            out,
+            "warning: the build cache is below /work, /tmp or /dev/shm, where a sandbox has its writable \
+             places: each run is shown its build there in a fresh sandbox of its own, not in one kept for \
+             the submission (about 1.5x the CPU per case); choose a cache elsewhere"
+        )?;
+    }
     let ceiling = run::hard_process_limit();
     if ceiling != u64::MAX {
         writeln!(

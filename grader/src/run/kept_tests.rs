@@ -402,3 +402,13 @@ fn runs_waiting_for_a_core_hold_no_kept_sandbox() {
         assert!((1..=most).contains(&keep.built()), "{level}: {} sandboxes for {most} cores", keep.built());
     }
 }
+
+#[test]
+fn a_folder_below_the_writable_places_is_one_a_reset_would_cover() {
+    for path in ["/work", "/work/main/target", "/tmp/cache", "/dev/shm/x"] {
+        assert!(below_writable_places(std::path::Path::new(path)), "{path}");
+    }
+    for path in ["/workspace", "/var/tmp/cache", "/dev", "/home/u/.cache/grader", "/"] {
+        assert!(!below_writable_places(std::path::Path::new(path)), "{path}");
+    }
+}

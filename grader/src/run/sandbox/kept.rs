@@ -103,6 +103,13 @@ impl Keeper {
     }
 }
 
+/// Whether a folder shown to runs at `path` lies below a kept sandbox's writable places (`/work`,
+/// `/tmp`, `/dev/shm`), which a reset's new tmpfs would cover: such runs each get a sandbox of their
+/// own (a build cache there makes every run pay for a fresh sandbox; `grader doctor` says so).
+pub fn below_writable_places(path: &Path) -> bool {
+    SCRATCH_PLACES.iter().any(|(_, at, _)| path.starts_with(std::ffi::OsStr::from_bytes(at.to_bytes())))
+}
+
 /// What a kept sandbox was built for: runs with other mounts or limits get another.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(in crate::run) struct Key {
@@ -117,12 +124,7 @@ impl Key {
     /// writable build folder is not reset), or a run shown a folder below a writable place (a
     /// build cache in `/tmp`), which the new tmpfs of a reset would cover.
     pub(in crate::run) fn of(limits: &Limits, mounts: &[Mount], with_cgroup: bool) -> Option<Key> {
-        let below_writable = |mount: &Mount| {
-            SCRATCH_PLACES
-                .iter()
-                .any(|(_, at, _)| mount.path.starts_with(std::ffi::OsStr::from_bytes(at.to_bytes())))
-        };
-        if mounts.iter().any(|mount| mount.writable || below_writable(mount)) {
+        if mounts.iter().any(|mount| mount.writable || below_writable_places(&mount.path)) {
             return None;
         }
         let (disk_bytes, memory_bytes) = (limits.disk_bytes, limits.memory_bytes);
