@@ -20,9 +20,11 @@
 //! (`O_TMPFILE`, which takes an inode number) is opened there (`IN_OPEN`); a folder's mode, times,
 //! flags, extended attributes or ACLs change only through a call on it (`IN_ATTRIB`) or a descriptor
 //! opened on it (`IN_OPEN`); and an overflowing queue says so. So an empty queue once every process
-//! of the run is reaped proves the tmpfs is as it was made, inode counter and free space included,
-//! and replacing it (four unmounts and four mounts, most of a reset's cost) would give the next run
-//! nothing different. Any event, or no watch, replaces it: the grader lends watches to at most a
+//! of the run is reaped shows the tmpfs as it was made (files, modes, times, attributes, free space,
+//! the inode numbers of what was made), and replacing it (four unmounts and four mounts, most of a
+//! reset's cost) would give the next run nothing different but two traces of a few bits (see the
+//! README's sandbox section): inode numbers drawn by creates that then failed for want of kernel
+//! memory, and the kernel's cache of names looked up and missing. Any event, or no watch, replaces it: the grader lends watches to at most a
 //! quarter of its user's inotify instances at once (see `kept`), and a watch that cannot be made
 //! (the instances spent by others) is none.
 
