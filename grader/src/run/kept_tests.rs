@@ -403,6 +403,25 @@ fn runs_waiting_for_a_core_hold_no_kept_sandbox() {
     }
 }
 
+/// Where no inotify watch is left to lend (the user's instances spent), a reset replaces the tmpfs
+/// after every run, a clean one too, and a run still finds nothing of the one before.
+#[test]
+fn without_a_watch_every_reset_replaces_the_writable_places() {
+    for level in sandbox_levels() {
+        let (keep, none, limits) = (KeptSandboxes::without_watches(), BTreeMap::new(), limits());
+        for _ in 0..3 {
+            let clean = run_kept(&keep, level, "exit 0", &none, &limits);
+            assert_eq!(clean.termination, Termination::Exited(0), "{level}");
+        }
+        assert_eq!(keep.scratches_replaced(), (2, 2), "{level}: a clean run's reset kept the tmpfs");
+        let expected = text(&run_kept(&KeptSandboxes::new(), level, FOLDER_LOOKER, &none, &limits).stdout);
+        run_kept(&keep, level, FOLDER_CHANGER, &none, &limits);
+        let looked = run_kept(&keep, level, FOLDER_LOOKER, &none, &limits);
+        assert_eq!(text(&looked.stdout), expected, "{level}: {}", text(&looked.stderr));
+        assert_eq!(keep.built(), 1, "{level}: the runs did not share one sandbox");
+    }
+}
+
 #[test]
 fn a_folder_below_the_writable_places_is_one_a_reset_would_cover() {
     for path in ["/work", "/work/main/target", "/tmp/cache", "/dev/shm/x"] {

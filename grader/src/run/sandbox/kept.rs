@@ -51,6 +51,13 @@ impl KeptSandboxes {
         KeptSandboxes::default()
     }
 
+    /// None yet, and the sandboxes it builds are lent no inotify watch, as when all are lent out: each
+    /// reset replaces the scratch tmpfs.
+    #[cfg(test)]
+    pub(in crate::run) fn without_watches() -> KeptSandboxes {
+        KeptSandboxes { keeper: Arc::new(Keeper { without_watches: true, ..Keeper::default() }) }
+    }
+
     /// How many sandboxes were built for this submission's runs (each serves many, one at a time).
     pub fn built(&self) -> usize {
         self.keeper.built.load(Ordering::Relaxed)
@@ -71,6 +78,8 @@ pub(in crate::run) struct Keeper {
     /// Resets seen complete, and those of them that replaced the scratch tmpfs.
     resets: AtomicUsize,
     replaced: AtomicUsize,
+    /// Its sandboxes are lent no watch, as when the [`WATCHES`] are spent (tests).
+    without_watches: bool,
 }
 
 impl Keeper {
@@ -91,7 +100,8 @@ impl Keeper {
                 return Ok(sandbox);
             }
         }
-        let mut sandbox = KeptSandbox::start_by_maker(key.clone())?;
+        let watch = if self.without_watches { None } else { WatchLoan::take() };
+        let mut sandbox = KeptSandbox::start_by_maker(key.clone(), watch)?;
         self.built.fetch_add(1, Ordering::Relaxed);
         sandbox.await_ready(None)?;
         Ok(sandbox)
@@ -157,19 +167,19 @@ pub(in crate::run) struct KeptSandbox {
 unsafe impl Send for KeptSandbox {}
 
 /// A request to the thread that builds kept sandboxes, and where its answer goes.
-type BuildRequest = (Key, mpsc::Sender<io::Result<KeptSandbox>>);
+type BuildRequest = (Key, Option<WatchLoan>, mpsc::Sender<io::Result<KeptSandbox>>);
 
 impl KeptSandbox {
     /// Builds a sandbox on the one thread that builds them all, which lives as long as the grader:
     /// PID 1 dies with the thread that cloned it (`PR_SET_PDEATHSIG`), and a grading's threads end
     /// before the sandboxes they made are done with.
-    fn start_by_maker(key: Key) -> io::Result<KeptSandbox> {
+    fn start_by_maker(key: Key, watch: Option<WatchLoan>) -> io::Result<KeptSandbox> {
         static MAKER: OnceLock<io::Result<mpsc::Sender<BuildRequest>>> = OnceLock::new();
         let maker = MAKER.get_or_init(|| {
             let (requests, incoming) = mpsc::channel::<BuildRequest>();
             std::thread::Builder::new().name("sandbox-maker".into()).spawn(move || {
-                for (key, answer) in incoming {
-                    let _ = answer.send(KeptSandbox::start(key));
+                for (key, watch, answer) in incoming {
+                    let _ = answer.send(KeptSandbox::start(key, watch));
                 }
             })?;
             Ok(requests)
@@ -177,16 +187,16 @@ impl KeptSandbox {
         let maker = maker.as_ref().map_err(|error| io::Error::new(error.kind(), error.to_string()))?;
         let (answer, answered) = mpsc::channel();
         let gone = || io::Error::other("sandbox: the thread that builds kept sandboxes is gone");
-        maker.send((key, answer)).map_err(|_| gone())?;
+        maker.send((key, watch, answer)).map_err(|_| gone())?;
         answered.recv().map_err(|_| gone())?
     }
 
-    /// Builds a sandbox for runs with `key` (it says when it is ready; see [`Self::await_ready`]).
-    fn start(key: Key) -> io::Result<KeptSandbox> {
+    /// Builds a sandbox for runs with `key` (it says when it is ready; see [`Self::await_ready`]),
+    /// whose PID 1 watches its scratch tmpfs if it is lent a `watch`.
+    fn start(key: Key, watch: Option<WatchLoan>) -> io::Result<KeptSandbox> {
         let limits =
             Limits { disk_bytes: key.disk_bytes, memory_bytes: key.memory_bytes, ..Limits::default() };
         let mut plan = Plan::new(&limits, &key.mounts, key.with_cgroup, true)?;
-        let watch = WatchLoan::take();
         if let Some(scratch) = plan.kept.as_mut() {
             scratch.watch = watch.is_some();
         }
