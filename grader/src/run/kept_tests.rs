@@ -144,7 +144,7 @@ const FOLDER_CHANGER: &str = r#"
 chmod 755 /work && echo chmod
 touch -d @0 /work && echo touch
 chattr +d /work 2>/dev/null && echo chattr
-cd / && python3 -I -c 'import os, time
+cd / && python3 -I -c 'import os
 try:
     os.setxattr("/work", "user.left", b"1"); print("xattr")
 except OSError:
