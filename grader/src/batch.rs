@@ -1,7 +1,7 @@
-//! Class grading: every student of a class root through the pipeline, in parallel, each leaving its
-//! report, record and feedback on disk as soon as it is graded; then the class's gradebook, summary
-//! and page, built from the records on disk (so memory does not grow with the class, and partial
-//! outputs of several machines merge into the same files).
+//! Class grading: every student of a class root through the pipeline, in parallel and in two phases
+//! (every student's visible cases, then every student's hidden ones: see `phases`), each leaving its
+//! report and record on disk as soon as it is graded; then the class's gradebook, summary and page,
+//! built from the records on disk (so partial outputs of several machines merge into the same files).
 //!
 //! A re-run reuses a student's record when the key (grader version, assignment folder, the student's
 //! files) is unchanged; every file is written atomically, so an interrupted run leaves whole files
@@ -11,6 +11,7 @@
 
 mod interrupt;
 mod out_folder;
+mod phases;
 mod progress;
 mod student;
 
@@ -36,7 +37,7 @@ use crate::run;
 pub use interrupt::{exit_code_of, signal_name, StopFlag};
 pub(crate) use out_folder::refuse_out_inside;
 use progress::Progress;
-use student::{describe, grade_student};
+use student::{begin_student, describe, finish_student, Begun};
 
 /// A stable share of a class: `hash:K/N` (by a hash of the id: stable as students come and go) or
 /// `slice:K/N` (the K-th of N runs of the sorted ids). K counts from 1.
@@ -388,106 +389,80 @@ pub fn run_batch(
 
     let key = assignment_key(assignment);
     let progress = Progress::new(selected.len());
-    let queue = Mutex::new(selected.iter());
-    let (running, failures, graded, reused) =
-        (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
-    let workers = AtomicUsize::new(options.jobs.max(1) + 1);
+    let (failures, graded, reused) = (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
     // The students whose record this run wrote or found up to date.
     let done: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
     let first_error: Mutex<Option<BatchError>> = Mutex::new(None);
     run::set_slot_count(options.jobs);
-    // Says once that a signal was heard: at once, even while every worker is busy with a long grading.
-    let announced = std::sync::atomic::AtomicBool::new(false);
-    let announce = |signal: i32| {
-        if !announced.swap(true, Ordering::SeqCst) {
-            let under_way = match running.load(Ordering::SeqCst) {
-                0 => String::new(),
-                n => format!(
-                    "; the {n} under way finish and are graded again by the next run (send it again to stop \
-                     at once)"
-                ),
-            };
-            progress.say(&format!("{}: starting no new student{under_way}", signal_name(signal)));
-        }
+    let workers = phases::Workers::new(options, &progress);
+    // A student's seconds in the first phase, added to those of the second.
+    let begun: Vec<Mutex<Option<(Begun, f64)>>> = selected.iter().map(|_| Mutex::new(None)).collect();
+    let keep_error = |e: BatchError| {
+        first_error.lock().expect("no panic holds it").get_or_insert(e);
+        false
     };
-    std::thread::scope(|scope| {
-        scope.spawn(|| {
-            while workers.load(Ordering::SeqCst) > 0 {
-                if let Some(signal) = options.stop.signal() {
-                    announce(signal);
-                    break;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(50));
-            }
-        });
-        for _ in 0..=options.jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    if let Some(signal) = options.stop.signal() {
-                        announce(signal);
-                        break;
-                    }
-                    let Some(entry) = queue.lock().expect("no panic holds the queue").next() else { break };
-                    running.fetch_add(1, Ordering::SeqCst);
-                    let started = Instant::now();
-                    // A bug of the grader's own while grading one student is that student's row.
-                    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        grade_student(assignment, entry, &key, options)
-                    }))
-                    .unwrap_or_else(|panic| {
-                        let what = panic
-                            .downcast_ref::<String>()
-                            .cloned()
-                            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                            .unwrap_or_default();
-                        let note =
-                            format!("the grader failed on this submission (a bug of the grader's): {what}");
-                        let mut record = Record::ungraded(
-                            assignment,
-                            &entry.id,
-                            entry.name.as_deref(),
-                            &entry.origin,
-                            "",
-                            StudentStatus::GraderError,
-                            note,
-                        );
-                        describe(&mut record, entry, assignment);
-                        let path = options
-                            .out
-                            .join(STUDENTS_DIR)
-                            .join(student_dir_name(&entry.id))
-                            .join(RECORD_FILE);
-                        write_atomic(&path, &serde_json::to_vec_pretty(&record).expect("serialisable"))
-                            .map(|()| Some((record, false)))
-                    });
-                    running.fetch_sub(1, Ordering::SeqCst);
-                    match outcome {
-                        Ok(Some((record, was_reused))) => {
-                            if matches!(record.status, StudentStatus::GraderError | StudentStatus::NoFiles) {
-                                failures.fetch_add(1, Ordering::SeqCst);
-                            }
-                            (if was_reused { &reused } else { &graded }).fetch_add(1, Ordering::SeqCst);
-                            done.lock().expect("no panic holds it").insert(entry.id.clone());
-                            progress.finished(
-                                &record,
-                                was_reused,
-                                running.load(Ordering::SeqCst),
-                                failures.load(Ordering::SeqCst),
-                                started.elapsed().as_secs_f64(),
-                            );
-                        }
-                        // Graded while a signal asked to stop: left to the next run.
-                        Ok(None) => {}
-                        Err(e) => {
-                            first_error.lock().expect("no panic holds it").get_or_insert(e);
-                            break;
-                        }
-                    }
-                }
-                workers.fetch_sub(1, Ordering::SeqCst);
-            });
+    let count_done = |entry: &Entry, record: &Record, was_reused: bool, seconds: f64| {
+        if matches!(record.status, StudentStatus::GraderError | StudentStatus::NoFiles) {
+            failures.fetch_add(1, Ordering::SeqCst);
         }
+        (if was_reused { &reused } else { &graded }).fetch_add(1, Ordering::SeqCst);
+        done.lock().expect("no panic holds it").insert(entry.id.clone());
+        let running = workers.running.load(Ordering::SeqCst);
+        progress.finished(record, was_reused, running, failures.load(Ordering::SeqCst), seconds);
+    };
+
+    // The first phase: every student's visible cases (and builds, and probe).
+    workers.each(selected.len(), |at| {
+        let entry = selected[at];
+        let started = Instant::now();
+        // A bug of the grader's own while grading one student is that student's row.
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            begin_student(assignment, entry, &key, options)
+        }))
+        .unwrap_or_else(|panic| Ok(Begun::Ungraded(grader_failed(assignment, entry, &*panic))));
+        match outcome {
+            Ok(Begun::UpToDate(record)) => count_done(entry, &record, true, started.elapsed().as_secs_f64()),
+            Ok(begun_now) => {
+                *begun[at].lock().expect("no panic holds it") =
+                    Some((begun_now, started.elapsed().as_secs_f64()))
+            }
+            Err(e) => return keep_error(e),
+        }
+        true
     });
+    // The second phase: every student's hidden cases, once no visible run is under way. A batch
+    // asked to stop leaves those it had begun to the next run.
+    if options.stop.signal().is_none() {
+        let to_finish = begun.iter().filter(|b| b.lock().expect("no panic holds it").is_some()).count();
+        if to_finish > 0 {
+            progress.say(&format!("visible cases run for {to_finish} students; now their hidden cases"));
+        }
+        workers.each(selected.len(), |at| {
+            let Some((begun_then, seconds)) = begun[at].lock().expect("no panic holds it").take() else {
+                return true;
+            };
+            let entry = selected[at];
+            let started = Instant::now();
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                finish_student(assignment, entry, &key, options, begun_then)
+            }))
+            .unwrap_or_else(|panic| {
+                let record = grader_failed(assignment, entry, &*panic);
+                let path = options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id)).join(RECORD_FILE);
+                write_atomic(&path, &serde_json::to_vec_pretty(&record).expect("serialisable"))
+                    .map(|()| Some((record, false)))
+            });
+            match outcome {
+                Ok(Some((record, was_reused))) => {
+                    count_done(entry, &record, was_reused, seconds + started.elapsed().as_secs_f64())
+                }
+                // Graded while a signal asked to stop: left to the next run.
+                Ok(None) => {}
+                Err(e) => return keep_error(e),
+            }
+            true
+        });
+    }
     progress.finish();
     if let Some(e) = first_error.into_inner().expect("no panic holds it") {
         return Err(e);
@@ -545,6 +520,28 @@ pub fn run_batch(
         warnings,
         hand_grades,
     })
+}
+
+/// The record of a student on whom the grader itself failed (a bug of the grader's, caught as a
+/// panic): that student's row says so, and the class goes on.
+fn grader_failed(assignment: &Assignment, entry: &Entry, panic: &(dyn std::any::Any + Send)) -> Record {
+    let what = panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    let note = format!("the grader failed on this submission (a bug of the grader's): {what}");
+    let mut record = Record::ungraded(
+        assignment,
+        &entry.id,
+        entry.name.as_deref(),
+        &entry.origin,
+        "",
+        StudentStatus::GraderError,
+        note,
+    );
+    describe(&mut record, entry, assignment);
+    record
 }
 
 /// The hand grades of a class: those kept in `folders` (earlier runs, or the partitions merged),

@@ -1,5 +1,5 @@
-//! One student of a batch: graded, or their up-to-date record reused, and what the download says of
-//! them put in their record.
+//! One student of a batch, in the class's two phases (visible cases, then hidden ones): graded, or
+//! their up-to-date record reused, and what the download says of them put in their record.
 
 use std::path::PathBuf;
 
@@ -23,14 +23,24 @@ pub(super) fn describe(record: &mut Record, entry: &Entry, assignment: &Assignme
     before != (record.name.clone(), record.origin.clone(), record.download.clone(), record.late_penalty)
 }
 
-/// Grades one student (or reuses an up-to-date record) and writes their report and record; `None`
-/// when the batch was asked to stop while grading them (left to the next run, nothing written).
-pub(super) fn grade_student(
-    assignment: &Assignment,
+/// A student after the batch's first phase.
+pub(super) enum Begun<'a> {
+    /// Their record was up to date (and now says what the download says of them): nothing to run.
+    UpToDate(Record),
+    /// Nothing to run: no files, or their files could not be read or graded (the record says why).
+    Ungraded(Record),
+    /// Built, probed and their visible cases run; their hidden cases wait for the second phase.
+    Started(grade::Started<'a>),
+}
+
+/// The first phase for one student: reuses an up-to-date record, or builds the submission and runs
+/// its visible cases (see `grade::start`). Nothing of a grading is written before the second phase.
+pub(super) fn begin_student<'a>(
+    assignment: &'a Assignment,
     entry: &Entry,
     assignment_key: &str,
-    options: &BatchOptions,
-) -> Result<Option<(Record, bool)>, BatchError> {
+    options: &'a BatchOptions,
+) -> Result<Begun<'a>, BatchError> {
     let dir = options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id));
     let key = student_key(assignment_key, entry);
     if !options.force && options.only.is_empty() {
@@ -52,47 +62,53 @@ pub(super) fn grade_student(
                     write_atomic(&dir.join(REPORT_FILE), crate::report::render_json(&report).as_bytes())?;
                 }
             }
-            return Ok(Some((record, true)));
+            return Ok(Begun::UpToDate(record));
         }
     }
     let name = entry.name.as_deref();
-    let mut report = None;
-    let mut record = match &entry.files {
-        Err(message) => Record::ungraded(
-            assignment,
-            &entry.id,
-            name,
-            &entry.origin,
-            &key,
-            StudentStatus::GraderError,
-            message.clone(),
-        ),
+    let ungraded =
+        |status, note| Record::ungraded(assignment, &entry.id, name, &entry.origin, &key, status, note);
+    Ok(match &entry.files {
+        Err(message) => Begun::Ungraded(ungraded(StudentStatus::GraderError, message.clone())),
         Ok(files) if files.is_empty() => {
             let patterns: Vec<String> =
                 assignment.submission_files.iter().map(|p| p.as_str().to_owned()).collect();
             let note = format!("no file matching {} in {}", patterns.join(" or "), entry.origin);
-            Record::ungraded(assignment, &entry.id, name, &entry.origin, &key, StudentStatus::NoFiles, note)
+            Begun::Ungraded(ungraded(StudentStatus::NoFiles, note))
         }
         Ok(files) => {
             let submission = Submission { path: PathBuf::from(&entry.origin), files: files.clone() };
-            match grade::grade_submission(assignment, &submission, &options.grade) {
-                Ok(mut graded) => {
-                    graded.submission_notes = entry.facts.notes.clone();
-                    let record =
-                        Record::from_report(assignment, &graded, &entry.id, name, &entry.origin, &key);
-                    report = Some(graded);
-                    record
-                }
-                Err(e) => Record::ungraded(
-                    assignment,
-                    &entry.id,
-                    name,
-                    &entry.origin,
-                    &key,
+            match grade::start(assignment, &submission, &options.grade) {
+                Ok(started) => Begun::Started(started),
+                Err(e) => Begun::Ungraded(ungraded(
                     StudentStatus::GraderError,
                     format!("the grader could not grade it: {e}"),
-                ),
+                )),
             }
+        }
+    })
+}
+
+/// The second phase for one student: runs their hidden cases and writes their report and record;
+/// `None` when the batch was asked to stop while grading them (left to the next run, nothing
+/// written). The flag says whether the record was up to date.
+pub(super) fn finish_student(
+    assignment: &Assignment,
+    entry: &Entry,
+    assignment_key: &str,
+    options: &BatchOptions,
+    begun: Begun<'_>,
+) -> Result<Option<(Record, bool)>, BatchError> {
+    let dir = options.out.join(STUDENTS_DIR).join(student_dir_name(&entry.id));
+    let (mut record, report) = match begun {
+        Begun::UpToDate(record) => return Ok(Some((record, true))),
+        Begun::Ungraded(record) => (record, None),
+        Begun::Started(started) => {
+            let mut graded = started.finish();
+            graded.submission_notes = entry.facts.notes.clone();
+            let key = student_key(assignment_key, entry);
+            let name = entry.name.as_deref();
+            (Record::from_report(assignment, &graded, &entry.id, name, &entry.origin, &key), Some(graded))
         }
     };
     if options.stop.signal().is_some() {

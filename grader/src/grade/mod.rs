@@ -100,6 +100,40 @@ pub fn grade_submission(
     submission: &Submission,
     options: &GradeOptions,
 ) -> Result<Report, GradeError> {
+    Ok(start(assignment, submission, options)?.finish())
+}
+
+/// A grading between its two phases: built, probed and its visible cases run; its hidden cases
+/// not yet (see [`start`]).
+pub struct Started<'a> {
+    assignment: &'a Assignment,
+    options: &'a GradeOptions,
+    submission_path: String,
+    submission_files: Vec<String>,
+    cases: Vec<&'a Case>,
+    expectations: Vec<Arc<Sidecars>>,
+    points: Vec<f64>,
+    builds: BTreeMap<&'a str, Build>,
+    probe: Option<ProbeReport>,
+    /// Each case's report, in the cases' order: the visible cases' so far.
+    results: Vec<Option<CaseReport>>,
+}
+
+/// The first phase of a grading: builds the submission, runs the probe and every visible case.
+/// Every run it starts has ended when it returns, and [`Started::finish`] runs the hidden cases:
+/// so no state a hidden run leaves, through any channel known or not yet found, can reach an
+/// output the student sees. A batch starts every student before it finishes any (see `batch`),
+/// so that one student's hidden runs cannot feed another's visible output either.
+///
+/// # Errors
+///
+/// When the cases are incomplete, readable by the programs at `rlimits-only`, or the submission
+/// cannot be read or built at all.
+pub fn start<'a>(
+    assignment: &'a Assignment,
+    submission: &Submission,
+    options: &'a GradeOptions,
+) -> Result<Started<'a>, GradeError> {
     // The run users' folders kept between runs go when the last grading under way ends.
     let _folders = run::KeptFolders::hold();
     let cases: Vec<&Case> = assignment
@@ -124,8 +158,8 @@ pub fn grade_submission(
         }
     }
 
-    // The sandboxes of this submission's runs: kept between its runs and reset after each, never
-    // lent to another submission (see `run::KeptSandboxes`); they end with this grading.
+    // The sandboxes of this phase's runs: kept between its runs and reset after each, never lent
+    // to another submission or to its hidden phase (see `run::KeptSandboxes`); they end with it.
     let keep = run::sandbox_reuse().then(run::KeptSandboxes::new);
     let probe = match &assignment.probe {
         Some(probe) => {
@@ -139,102 +173,141 @@ pub fn grade_submission(
         }
         None => None,
     };
-
     let points = score::case_points(assignment, &cases);
-    // More runner threads than cores: runs are admitted by CPU slots (see `run`), and a program
-    // that sleeps gives its slot back, so a sleeping submission does not keep the cores idle.
-    let work: Vec<_> = cases.iter().zip(&expectations).zip(&points).collect();
-    let grade_one = |&((case, expected), &max_score): &((&&Case, &Arc<Sidecars>), &f64)| {
-        run_case(assignment, case, expected, &builds[case.build.as_str()], max_score, options, keep.as_ref())
-    };
-    // Without namespaces the runs of one submission share the machine's world-writable places and
-    // network: there its hidden cases run only once every visible one has ended, so that nothing a
-    // hidden run saves can reach an output the student sees.
-    let mut order: Vec<usize> = (0..work.len()).collect();
-    let mut first_phase = work.len();
-    if options.containment == Containment::RlimitsOnly {
-        order.sort_by_key(|&i| work[i].0 .0.visibility == Visibility::Hidden);
-        first_phase = order.iter().filter(|&&i| work[i].0 .0.visibility != Visibility::Hidden).count();
-    }
-    let ordered: Vec<_> = order.iter().map(|&i| work[i]).collect();
-    let mut results: Vec<Option<CaseReport>> = (0..work.len()).map(|_| None).collect();
-    // The runs without namespaces inherit the seal of the threads that start them.
-    let pool = if options.containment == Containment::RlimitsOnly { Pool::Sealed } else { Pool::Plain };
-    for (i, result) in order.into_iter().zip(run_all(&ordered, first_phase, pool, grade_one)) {
-        results[i] = Some(result);
-    }
-    let mut results: Vec<CaseReport> =
-        results.into_iter().map(|r| r.expect("every case was run once")).collect();
-
-    let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
-    let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed).collect();
-    let (categories, pending, total, max_total) = score::tally(assignment, &cases, &earned, &points, &passed);
-    interactive::settle_left_out(&mut results, &categories);
-    // What a self-check leaves out is the hidden cases; cases left out by `only` are the caller's choice.
-    let not_run: Vec<&Case> = assignment
-        .cases
-        .iter()
-        .filter(|c| c.visibility == Visibility::Hidden && !cases.iter().any(|k| k.id == c.id))
-        .collect();
-    // Bonus points apart: they are not what the maximum still lacks.
-    let hidden = (!not_run.is_empty()).then(|| {
-        let (mut points, mut bonus_points) = (0.0, 0.0);
-        for (case, case_points) in not_run.iter().zip(score::case_points(assignment, &not_run)) {
-            if assignment.category(&case.category).is_some_and(|c| c.bonus) {
-                bonus_points += case_points;
-            } else {
-                points += case_points;
-            }
-        }
-        HiddenCases {
-            cases: not_run.len(),
-            points: points::round(points),
-            bonus_points: points::round(bonus_points),
-        }
-    });
-    let cases = results
-        .into_iter()
-        .map(|mut r| {
-            r.score = points::round(r.score);
-            r.max_score = points::round(r.max_score);
-            r
-        })
-        .collect();
-
-    Ok(Report {
-        grader_version: env!("CARGO_PKG_VERSION").to_owned(),
-        assignment: assignment.id.clone(),
-        title: assignment.title.clone(),
-        submission: submission.path.display().to_string(),
+    let mut started = Started {
+        assignment,
+        options,
+        submission_path: submission.path.display().to_string(),
         submission_files: submission.files.iter().map(|f| f.name.clone()).collect(),
-        submission_notes: Vec::new(),
-        visible_only: options.visible_only,
-        only: options.only.iter().map(|p| p.as_str().to_owned()).collect(),
-        cases_root: assignment.dir.parent().map(|p| p.display().to_string()).unwrap_or_default(),
-        containment: options.containment,
-        // SAFETY: geteuid has no preconditions.
-        programs_ran_as_grader: options.containment == Containment::RlimitsOnly
-            && unsafe { libc::geteuid() } != 0,
-        dice_seed: options.dice_seed,
-        score: total,
-        max_score: max_total,
-        hidden,
-        pending,
-        builds: builds
-            .values()
-            .map(|b| BuildReport {
-                recipe: b.recipe.clone(),
-                status: if b.ok { BuildStatus::Ok } else { BuildStatus::Error },
-                cached: b.cached,
-                log: b.log.clone(),
-                seconds: b.duration.as_secs_f64(),
-                hint: BuildReport::hint_of(&b.log, &assignment.id),
-            })
-            .collect(),
-        probe,
-        categories,
+        results: (0..cases.len()).map(|_| None).collect(),
         cases,
-    })
+        expectations,
+        points,
+        builds,
+        probe,
+    };
+    started.run_phase(Visibility::Visible, keep.as_ref());
+    Ok(started)
+}
+
+impl Started<'_> {
+    /// Runs the cases of one visibility, on the case runners (see `runners`); each case's report
+    /// goes to its place.
+    fn run_phase(&mut self, visibility: Visibility, keep: Option<&run::KeptSandboxes>) {
+        let which: Vec<usize> =
+            (0..self.cases.len()).filter(|&i| self.cases[i].visibility == visibility).collect();
+        if which.is_empty() {
+            return;
+        }
+        let (assignment, options, builds) = (self.assignment, self.options, &self.builds);
+        let grade_one = |&i: &usize| {
+            let case = self.cases[i];
+            let build = &builds[case.build.as_str()];
+            run_case(assignment, case, &self.expectations[i], build, self.points[i], options, keep)
+        };
+        // The runs without namespaces inherit the seal of the threads that start them.
+        let pool = if options.containment == Containment::RlimitsOnly { Pool::Sealed } else { Pool::Plain };
+        let reports = run_all(&which, pool, grade_one);
+        for (i, report) in which.into_iter().zip(reports) {
+            self.results[i] = Some(report);
+        }
+    }
+
+    /// The second phase: runs the hidden cases (in sandboxes of their own, none of the first
+    /// phase's), scores every case and makes the report.
+    pub fn finish(mut self) -> Report {
+        let _folders = run::KeptFolders::hold();
+        if self.results.iter().any(Option::is_none) {
+            let keep = run::sandbox_reuse().then(run::KeptSandboxes::new);
+            self.run_phase(Visibility::Hidden, keep.as_ref());
+        }
+        let mut results: Vec<CaseReport> = std::mem::take(&mut self.results)
+            .into_iter()
+            .map(|r| r.expect("every case was run once"))
+            .collect();
+        let Started {
+            assignment,
+            options,
+            submission_path,
+            submission_files,
+            cases,
+            points,
+            builds,
+            probe,
+            ..
+        } = self;
+
+        let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
+        let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed).collect();
+        let (categories, pending, total, max_total) =
+            score::tally(assignment, &cases, &earned, &points, &passed);
+        interactive::settle_left_out(&mut results, &categories);
+        // What a self-check leaves out is the hidden cases; cases left out by `only` are the caller's choice.
+        let not_run: Vec<&Case> = assignment
+            .cases
+            .iter()
+            .filter(|c| c.visibility == Visibility::Hidden && !cases.iter().any(|k| k.id == c.id))
+            .collect();
+        // Bonus points apart: they are not what the maximum still lacks.
+        let hidden = (!not_run.is_empty()).then(|| {
+            let (mut points, mut bonus_points) = (0.0, 0.0);
+            for (case, case_points) in not_run.iter().zip(score::case_points(assignment, &not_run)) {
+                if assignment.category(&case.category).is_some_and(|c| c.bonus) {
+                    bonus_points += case_points;
+                } else {
+                    points += case_points;
+                }
+            }
+            HiddenCases {
+                cases: not_run.len(),
+                points: points::round(points),
+                bonus_points: points::round(bonus_points),
+            }
+        });
+        let cases = results
+            .into_iter()
+            .map(|mut r| {
+                r.score = points::round(r.score);
+                r.max_score = points::round(r.max_score);
+                r
+            })
+            .collect();
+
+        Report {
+            grader_version: env!("CARGO_PKG_VERSION").to_owned(),
+            assignment: assignment.id.clone(),
+            title: assignment.title.clone(),
+            submission: submission_path,
+            submission_files,
+            submission_notes: Vec::new(),
+            visible_only: options.visible_only,
+            only: options.only.iter().map(|p| p.as_str().to_owned()).collect(),
+            cases_root: assignment.dir.parent().map(|p| p.display().to_string()).unwrap_or_default(),
+            containment: options.containment,
+            // SAFETY: geteuid has no preconditions.
+            programs_ran_as_grader: options.containment == Containment::RlimitsOnly
+                && unsafe { libc::geteuid() } != 0,
+            dice_seed: options.dice_seed,
+            score: total,
+            max_score: max_total,
+            hidden,
+            pending,
+            builds: builds
+                .values()
+                .map(|b| BuildReport {
+                    recipe: b.recipe.clone(),
+                    status: if b.ok { BuildStatus::Ok } else { BuildStatus::Error },
+                    cached: b.cached,
+                    log: b.log.clone(),
+                    seconds: b.duration.as_secs_f64(),
+                    hint: BuildReport::hint_of(&b.log, &assignment.id),
+                })
+                .collect(),
+            probe,
+            categories,
+            cases,
+        }
+    }
 }
 
 /// At `rlimits-only`, refuses to grade when the programs' user could read a hidden case's files:

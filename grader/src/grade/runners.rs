@@ -76,16 +76,11 @@ fn lanes() -> usize {
 /// submission whose runs sleep holds no other's up. (Handing the runners one item at a time, from
 /// this thread, cost two wake-ups per run.) There is a lane per CPU slot at first, and this thread
 /// starts one more, while items wait, whenever the run of every lane has gone idle (a run that
-/// sleeps gives its slot back, and the next item starts beside it) or a CPU slot is free. The items
-/// before `first_phase` all end before any later one starts. A panic in an item ends the call with
-/// that panic once the other items of its phase have ended. `pool` says which runners run the
-/// lanes.
-pub(super) fn run_all<T: Sync, R: Send>(
-    items: &[T],
-    first_phase: usize,
-    pool: Pool,
-    work: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
+/// sleeps gives its slot back, and the next item starts beside it) or a CPU slot is free. When the call
+/// returns, every item has ended: a grading's visible and hidden cases are two calls (see
+/// `grade::start`). A panic in an item ends the call with that panic once the other items have
+/// ended. `pool` says which runners run the lanes.
+pub(super) fn run_all<T: Sync, R: Send>(items: &[T], pool: Pool, work: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let runners = match pool {
         Pool::Plain => &RUNNERS,
         Pool::Sealed => &SEALED_RUNNERS,
@@ -96,10 +91,10 @@ pub(super) fn run_all<T: Sync, R: Send>(
         let result = work(&items[at]);
         *lock(&results[at]) = Some(result);
     };
-    let first_phase = first_phase.min(items.len());
     let under_way = UnderWay::default();
     let idle_runs = std::sync::Arc::new(AtomicUsize::new(0));
-    for phase in [0..first_phase, first_phase..items.len()] {
+    {
+        let phase = 0..items.len();
         let next = AtomicUsize::new(phase.start);
         let end = phase.end;
         let lane = |index: usize| {
@@ -297,25 +292,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn no_item_of_the_second_phase_starts_before_every_item_of_the_first_has_ended() {
-        let first_phase = 12;
-        let items: Vec<usize> = (0..40).collect();
-        let first_ended = AtomicUsize::new(0);
-        let seen = run_all(&items, first_phase, Pool::Plain, |&i| {
-            if i < first_phase {
-                // Uneven lengths, so that runners finish the first phase at different times.
-                std::thread::sleep(std::time::Duration::from_millis((i % 4) as u64 * 5));
-                first_ended.fetch_add(1, Ordering::SeqCst);
-            }
-            (i, first_ended.load(Ordering::SeqCst))
-        });
-        assert_eq!(seen.iter().map(|&(i, _)| i).collect::<Vec<_>>(), items, "results in the items' order");
-        for &(i, ended) in &seen[first_phase..] {
-            assert_eq!(ended, first_phase, "item {i} started before the first phase ended");
-        }
-    }
-
-    #[test]
     fn a_gradings_runs_do_not_queue_behind_another_gradings_sleeping_ones() {
         // A submission whose runs each sleep, eight times as many as there are runners, and one whose
         // runs end at once, graded together: the second ends while the first has run fewer than half
@@ -326,13 +302,13 @@ mod tests {
         let slept = AtomicUsize::new(0);
         let slept_when_quick_ended = std::thread::scope(|scope| {
             scope.spawn(|| {
-                run_all(&sleepy, sleepy.len(), Pool::Plain, |_| {
+                run_all(&sleepy, Pool::Plain, |_| {
                     std::thread::sleep(std::time::Duration::from_millis(100));
                     slept.fetch_add(1, Ordering::SeqCst);
                 })
             });
             std::thread::sleep(std::time::Duration::from_millis(20));
-            run_all(&quick, quick.len(), Pool::Plain, |_| ());
+            run_all(&quick, Pool::Plain, |_| ());
             slept.load(Ordering::SeqCst)
         });
         let half = sleepy.len() / 2;
@@ -365,7 +341,7 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(300));
             asleep.fetch_sub(1, Ordering::SeqCst);
         };
-        run_all(&items, items.len(), Pool::Plain, sleepy);
+        run_all(&items, Pool::Plain, sleepy);
         let most = most_asleep.load(Ordering::SeqCst);
         assert!(most >= slots + 2, "at most {most} of {} sleeps overlapped on {slots} slots", items.len());
 
@@ -383,10 +359,10 @@ mod tests {
             }
         };
         std::thread::scope(|scope| {
-            scope.spawn(|| run_all(&busy_items, busy_items.len(), Pool::Plain, busy));
-            scope.spawn(|| run_all(&busy_items, busy_items.len(), Pool::Plain, busy));
+            scope.spawn(|| run_all(&busy_items, Pool::Plain, busy));
+            scope.spawn(|| run_all(&busy_items, Pool::Plain, busy));
             std::thread::sleep(std::time::Duration::from_millis(50));
-            run_all(&items, items.len(), Pool::Plain, sleepy);
+            run_all(&items, Pool::Plain, sleepy);
             sleepy_done.store(true, Ordering::SeqCst);
         });
         let most = most_asleep.load(Ordering::SeqCst);
@@ -394,21 +370,21 @@ mod tests {
     }
 
     #[test]
-    fn a_panic_in_the_first_phase_ends_the_grading_instead_of_hanging_it() {
+    fn a_panic_in_an_item_ends_the_grading_instead_of_hanging_it() {
         let items: Vec<usize> = (0..20).collect();
         let outcome =
-            std::panic::catch_unwind(|| run_all(&items, 5, Pool::Plain, |&i| assert_ne!(i, 2, "planted")));
+            std::panic::catch_unwind(|| run_all(&items, Pool::Plain, |&i| assert_ne!(i, 2, "planted")));
         assert!(outcome.is_err());
     }
 
     #[test]
-    fn a_panic_ends_the_call_only_once_the_other_items_of_its_phase_have_ended() {
+    fn a_panic_ends_the_call_only_once_the_other_items_have_ended() {
         // The items borrow `ended`: were the call to return before they end, they would touch it
         // after it is gone (and the count below would be short).
         let items: Vec<usize> = (0..30).collect();
         let ended = AtomicUsize::new(0);
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            run_all(&items, items.len(), Pool::Plain, |&i| {
+            run_all(&items, Pool::Plain, |&i| {
                 std::thread::sleep(std::time::Duration::from_millis(if i == 0 { 0 } else { 20 }));
                 ended.fetch_add(1, Ordering::SeqCst);
                 assert_ne!(i, 0, "planted");
@@ -422,11 +398,10 @@ mod tests {
     fn runners_are_kept_between_gradings_rather_than_started_for_each() {
         let items: Vec<usize> = (0..4).collect();
         let names = |_: &usize| std::thread::current().id();
-        let first: std::collections::HashSet<_> =
-            run_all(&items, 0, Pool::Plain, names).into_iter().collect();
+        let first: std::collections::HashSet<_> = run_all(&items, Pool::Plain, names).into_iter().collect();
         let mut later = std::collections::HashSet::new();
         for _ in 0..20 {
-            later.extend(run_all(&items, 0, Pool::Plain, names));
+            later.extend(run_all(&items, Pool::Plain, names));
         }
         // Other tests' gradings share the runners, so new ones may start meanwhile: but twenty
         // gradings of four items each on threads of their own would be eighty.
@@ -448,7 +423,7 @@ mod tests {
     fn the_lanes_of_sealed_runners_run_on_sealed_threads_and_the_others_do_not() {
         let items: Vec<usize> = (0..12).collect();
         let seen = |pool| -> std::collections::HashSet<(String, Option<String>)> {
-            run_all(&items, items.len() / 2, pool, |_| seccomp()).into_iter().collect()
+            run_all(&items, pool, |_| seccomp()).into_iter().collect()
         };
         // This thread is as the grader's are: under a container's filters, if any.
         let (mode, filters) = seccomp();

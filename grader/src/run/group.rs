@@ -18,6 +18,9 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use super::exec::{c_bytes, pipe, reset_signal_dispositions, ChildStack, ExecImage};
 use super::Rlimits;
 
+/// `<linux/keyctl.h>`: join a new session keyring (anonymous, given no name).
+const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
+
 /// Bytes of the child's stack before its exec: it makes system calls only.
 const STACK_BYTES: usize = 64 * 1024;
 
@@ -186,6 +189,19 @@ unsafe fn prepare(plan: &Plan) -> io::Result<()> {
             Seal::None => false,
         };
         plan.sealed.store(sealed, Ordering::SeqCst);
+        // An unsealed program could reach the grader's session keyring, which it inherits (and,
+        // as its possessor, write there, whoever it is): it gets an empty one of its own, which
+        // dies with the run's processes. A sealed one reaches no keyring at all (see `seal`).
+        if !sealed
+            && libc::syscall(libc::SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, std::ptr::null::<libc::c_char>())
+                < 0
+        {
+            let error = io::Error::last_os_error();
+            // A kernel without keyrings has none to share.
+            if error.raw_os_error() != Some(libc::ENOSYS) {
+                return Err(error);
+            }
+        }
         if libc::pthread_sigmask(libc::SIG_SETMASK, &plan.mask, std::ptr::null_mut()) != 0 {
             return Err(io::Error::last_os_error());
         }

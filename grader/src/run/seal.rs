@@ -5,7 +5,9 @@
 //! kills, and only a sweep of the run user's processes (a process cloned as that user to
 //! `kill(-1)`, after every run) caught it; that sweep was a tenth of a millisecond of a run's CPU.
 //! Under the filter both calls fail with `EPERM` (a program that wanted a session of its own goes
-//! on in the run's), whatever the program's architecture: 64-bit, x32, or 32-bit (i386 on x86-64,
+//! on in the run's), and so do the kernel's keyrings (`add_key`, `request_key`, `keyctl`: the run
+//! user's keyrings outlive its processes, a channel to its next run that no student program needs),
+//! whatever the program's architecture: 64-bit, x32, or 32-bit (i386 on x86-64,
 //! arm on aarch64), each with its own numbers. Every other system call is allowed. Where the filter
 //! cannot be installed (a kernel without seccomp filters) the run is not sealed and the sweep stays.
 //!
@@ -16,7 +18,8 @@
 //! one filter. Such a process must still make its own group before its exec: the filter lets one
 //! `setpgid` through, the one whose arguments carry in their upper halves (which the kernel drops,
 //! as `pid_t` is 32 bits) a cookie of 64 random bits drawn once per grader process
-//! ([`join_own_group`]). A program cannot learn it: it lives in the grader's memory, which the
+//! ([`join_own_group`]); so does the grader's own `keyctl`, which empties a run user's keyrings
+//! ([`keyctl`]; see `users`). A program cannot learn it: it lives in the grader's memory, which the
 //! process sharing it before its exec leaves at the exec, and in the kernel, which shows a filter
 //! only to `CAP_SYS_ADMIN`.
 //!
@@ -46,12 +49,12 @@ const ARCH_LE: u32 = 0x4000_0000;
 const X32_SYSCALL_BIT: u32 = 0x4000_0000;
 
 /// An architecture a process here can make system calls in: its numbers of the calls sealed, and
-/// its `setpgid` that passes with the cookie, if one does (then, when there is a cookie, the
-/// filter decides that call before it comes to the sealed ones).
+/// those of them that pass with the cookie (then, when there is a cookie, the filter decides those
+/// calls before it comes to the sealed ones).
 struct Architecture {
     arch: u32,
     sealed: &'static [u32],
-    setpgid_with_cookie: Option<u32>,
+    with_cookie: &'static [u32],
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -61,23 +64,36 @@ const ARCHITECTURES: [Architecture; 2] = [
         sealed: &[
             libc::SYS_setsid as u32,
             libc::SYS_setpgid as u32,
+            libc::SYS_add_key as u32,
+            libc::SYS_request_key as u32,
+            libc::SYS_keyctl as u32,
             libc::SYS_setsid as u32 | X32_SYSCALL_BIT,
             libc::SYS_setpgid as u32 | X32_SYSCALL_BIT,
+            libc::SYS_add_key as u32 | X32_SYSCALL_BIT,
+            libc::SYS_request_key as u32 | X32_SYSCALL_BIT,
+            libc::SYS_keyctl as u32 | X32_SYSCALL_BIT,
         ],
-        setpgid_with_cookie: Some(libc::SYS_setpgid as u32),
+        with_cookie: &[libc::SYS_setpgid as u32, libc::SYS_keyctl as u32],
     },
-    // i386 (`int 0x80`): setsid 66, setpgid 57; 32-bit arguments have no upper halves.
-    Architecture { arch: 3 | ARCH_LE, sealed: &[66, 57], setpgid_with_cookie: None },
+    // i386 (`int 0x80`): setsid 66, setpgid 57, add_key 286, request_key 287, keyctl 288; 32-bit
+    // arguments have no upper halves.
+    Architecture { arch: 3 | ARCH_LE, sealed: &[66, 57, 286, 287, 288], with_cookie: &[] },
 ];
 #[cfg(target_arch = "aarch64")]
 const ARCHITECTURES: [Architecture; 2] = [
     Architecture {
         arch: 183 | ARCH_64 | ARCH_LE,
-        sealed: &[libc::SYS_setsid as u32, libc::SYS_setpgid as u32],
-        setpgid_with_cookie: Some(libc::SYS_setpgid as u32),
+        sealed: &[
+            libc::SYS_setsid as u32,
+            libc::SYS_setpgid as u32,
+            libc::SYS_add_key as u32,
+            libc::SYS_request_key as u32,
+            libc::SYS_keyctl as u32,
+        ],
+        with_cookie: &[libc::SYS_setpgid as u32, libc::SYS_keyctl as u32],
     },
-    // 32-bit arm (EABI): setsid 66, setpgid 57.
-    Architecture { arch: 40 | ARCH_LE, sealed: &[66, 57], setpgid_with_cookie: None },
+    // 32-bit arm (EABI): setsid 66, setpgid 57, add_key 309, request_key 310, keyctl 311.
+    Architecture { arch: 40 | ARCH_LE, sealed: &[66, 57, 309, 310, 311], with_cookie: &[] },
 ];
 
 fn statement(code: u32, k: u32) -> libc::sock_filter {
@@ -127,11 +143,12 @@ pub(super) fn filter() -> Option<&'static [libc::sock_filter]> {
         let mut program = vec![load(ARCH_OFFSET)];
         for architecture in ARCHITECTURES {
             let mut block = vec![load(NR_OFFSET)];
-            if let (Some(setpgid), Some([first, second])) = (architecture.setpgid_with_cookie, cookie()) {
-                // Not setpgid: on to the sealed calls (the number is still loaded). Both upper
-                // halves the cookie's: allowed; anything else: refused.
+            for &call in architecture.with_cookie {
+                let Some([first, second]) = cookie() else { break };
+                // Not this call: on to the next (the number is still loaded). Both upper halves
+                // the cookie's: allowed; anything else: refused.
                 block.extend([
-                    jump_if_equal(setpgid, 0, 6),
+                    jump_if_equal(call, 0, 6),
                     load(upper_half_of_argument(0)),
                     jump_if_equal(first, 0, 3),
                     load(upper_half_of_argument(1)),
@@ -233,6 +250,27 @@ pub(super) fn this_thread_sealed() -> bool {
 pub(super) unsafe fn join_own_group(cookie: [u32; 2]) -> bool {
     // SAFETY: setpgid takes no pointers; the kernel keeps the lower 32 bits of each argument.
     unsafe { libc::syscall(libc::SYS_setpgid, carrying(cookie[0]), carrying(cookie[1])) == 0 }
+}
+
+/// `keyctl(command, first, second)` through the filter, with the cookie (from [`cookie`], read
+/// before any clone) in the upper halves of its first two arguments, which the kernel drops (both
+/// are 32-bit values). Where the calling thread is not sealed, the cookie changes nothing.
+///
+/// # Safety
+///
+/// Callable between clone and exit: one system call, on integers.
+pub(super) unsafe fn keyctl(cookie: Option<[u32; 2]>, command: u32, first: i32, second: i32) -> libc::c_long {
+    let [upper0, upper1] = cookie.unwrap_or([0, 0]);
+    let lower = |value: u32| libc::c_long::from(value as i32) & 0xffff_ffff;
+    // SAFETY: keyctl on integers; the commands used take no pointers.
+    unsafe {
+        libc::syscall(
+            libc::SYS_keyctl,
+            carrying(upper0) | lower(command),
+            carrying(upper1) | lower(first as u32),
+            libc::c_long::from(second),
+        )
+    }
 }
 
 /// An argument of 0 that carries `half` of the cookie in its upper 32 bits.

@@ -13,7 +13,8 @@
 //! what the user made in the world-writable folders (as that user, never as root: a link planted
 //! there can only lead to what the user itself may remove) and its System V IPC objects. POSIX
 //! shared memory and message queues are files in `/dev/shm` and `/dev/mqueue`, removed with the
-//! rest.
+//! rest. The user's keyrings are emptied by the sweep's killer (see [`clear_keyrings`]), after
+//! every run that was not sealed and when a grader leases the user (a crashed grader's leftovers).
 
 use std::collections::BTreeMap;
 use std::fs::{self, File, OpenOptions};
@@ -117,19 +118,26 @@ impl RunUser {
         self.uid
     }
 
-    /// Kills every process of the user. No process of the user can start once it returns: only
-    /// the user's own processes could have started one.
+    /// Kills every process of the user and empties its keyrings. No process of the user can start
+    /// once it returns: only the user's own processes could have started one.
     ///
     /// # Errors
     ///
-    /// When some process survives.
+    /// When some process survives, or a keyring could not be emptied.
     pub fn kill_processes(&self) -> io::Result<()> {
         // A process of the user that itself keeps signalling all of the user's processes may kill a
         // killer before its sweep: then another try, and at last a sweep of /proc as root.
-        if !(0..5).any(|_| kill_all(self.uid).is_ok()) {
-            kill_listed(self.uid)?;
+        for _ in 0..5 {
+            match kill_all(self.uid) {
+                Ok(()) => return Ok(()),
+                // Every process is dead, but a keyring could not be emptied: no sweep would do better.
+                Err(error) if error.kind() == io::ErrorKind::PermissionDenied => return Err(error),
+                Err(_) => {}
+            }
         }
-        Ok(())
+        kill_listed(self.uid)?;
+        // No process of the user is left to kill a killer: this one lives to empty the keyrings.
+        kill_all(self.uid)
     }
 
     /// Gives the user back for a later run of this process, once [`RunUser::scrub`] succeeded.
@@ -200,16 +208,17 @@ fn kill_all(uid: u32) -> io::Result<()> {
     // allocation, no zeroing: the killer writes before it reads).
     let mut stack = [std::mem::MaybeUninit::<u8>::uninit(); 16 * 1024];
     let top = (stack.as_mut_ptr() as usize + stack.len()) & !15;
-    let mut id = uid;
+    // Read here: the killer makes system calls only.
+    let mut args = KillerArgs { uid, cookie: super::seal::cookie() };
     // It shares our memory, descriptor table and file-system context rather than copying them: it
     // only makes raw system calls, and this thread waits for it to exit (CLONE_VFORK).
     let flags = libc::CLONE_VM | libc::CLONE_VFORK | libc::CLONE_FILES | libc::CLONE_FS | libc::SIGCHLD;
     // SAFETY: the child shares our memory until it exits (CLONE_VM | CLONE_VFORK: this thread waits),
-    // reads only `id` and makes raw system calls on its own stack.
+    // reads only `args` and makes raw system calls on its own stack.
     let pid = unsafe {
         libc::clone(killer, top as *mut libc::c_void, flags, {
-            let id: *mut u32 = &mut id;
-            id.cast()
+            let args: *mut KillerArgs = &mut args;
+            args.cast()
         })
     };
     if pid < 0 {
@@ -224,6 +233,11 @@ fn kill_all(uid: u32) -> io::Result<()> {
     }
     if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 {
         Ok(())
+    } else if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 4 {
+        Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("cannot empty the keyrings of run user {uid}"),
+        ))
     } else {
         Err(io::Error::other(format!("cannot kill the processes of run user {uid}")))
     }
@@ -249,12 +263,21 @@ fn kill_listed(uid: u32) -> io::Result<()> {
     Err(io::Error::other(format!("processes of run user {uid} survive SIGKILL")))
 }
 
-/// The killer: becomes the user, then signals every process it may signal (all the user's).
-extern "C" fn killer(id: *mut libc::c_void) -> libc::c_int {
-    // SAFETY: `kill_all` passes a pointer to the uid, alive until this process exits; raw system
-    // calls only (glibc's setuid would wait for the grader's other threads).
+/// What the killer reads: the user, and the seal's cookie (its `keyctl` calls pass the filter of a
+/// sealed thread, which it inherits).
+struct KillerArgs {
+    uid: u32,
+    cookie: Option<[u32; 2]>,
+}
+
+/// The killer: becomes the user, signals every process it may signal (all the user's), then empties
+/// the user's keyrings that outlive its processes (see [`clear_keyrings`]).
+extern "C" fn killer(args: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: `kill_all` passes a pointer to its arguments, alive until this process exits; raw
+    // system calls only (glibc's setuid would wait for the grader's other threads).
     unsafe {
-        let id = *id.cast::<u32>() as libc::c_long;
+        let args = &*args.cast::<KillerArgs>();
+        let id = args.uid as libc::c_long;
         if libc::syscall(libc::SYS_setgroups, 0 as libc::c_long, std::ptr::null::<libc::gid_t>()) != 0
             || libc::syscall(libc::SYS_setresgid, id, id, id) != 0
             || libc::syscall(libc::SYS_setresuid, id, id, id) != 0
@@ -266,7 +289,43 @@ extern "C" fn killer(id: *mut libc::c_void) -> libc::c_int {
         if libc::kill(-1, libc::SIGKILL) != 0 && *libc::__errno_location() != libc::ESRCH {
             libc::_exit(3);
         }
+        if !clear_keyrings(args.cookie) {
+            libc::_exit(4);
+        }
         libc::_exit(0)
+    }
+}
+
+/// Empties the keyrings of the calling process's user that outlive its processes: the user keyring,
+/// the user session keyring and the persistent keyring (`KEYCTL_GET_PERSISTENT`, kept three days
+/// after its last use). Only the user may (root can clear none of them), so the killer does it, once
+/// every process of the user is dead: a sealed run cannot reach a keyring at all (see `seal`), so a
+/// run that goes without the sweep leaves nothing there either. False when one could not be
+/// emptied; a kernel without keyrings (or without persistent ones) has nothing to empty.
+///
+/// # Safety
+///
+/// Raw system calls only: called between clone and exit.
+unsafe fn clear_keyrings(cookie: Option<[u32; 2]>) -> bool {
+    // <linux/keyctl.h>: the user and user session keyrings, the process keyring; the commands to
+    // find, clear and reach the persistent keyring.
+    const USER_KEYRINGS: [i32; 2] = [-4, -5];
+    const PROCESS_KEYRING: i32 = -2;
+    const GET_KEYRING_ID: u32 = 0;
+    const CLEAR: u32 = 7;
+    const GET_PERSISTENT: u32 = 22;
+    // SAFETY: keyctl on integers.
+    unsafe {
+        let keyctl = |command, first, second| super::seal::keyctl(cookie, command, first, second);
+        // Reached through this process's own keyring, which dies with it.
+        let persistent = keyctl(GET_PERSISTENT, -1, PROCESS_KEYRING);
+        if persistent > 0 && keyctl(CLEAR, persistent as i32, 0) != 0 {
+            return false;
+        }
+        USER_KEYRINGS.into_iter().all(|keyring| {
+            let serial = keyctl(GET_KEYRING_ID, keyring, 0);
+            serial <= 0 || keyctl(CLEAR, serial as i32, 0) == 0
+        })
     }
 }
 

@@ -106,8 +106,6 @@ pub(super) struct Launch {
     pub(super) stack: ChildStack,
     /// The program of a sandbox made for one run; a kept sandbox gets one per run (see `kept`).
     pub(super) program: Option<ProgramStart>,
-    /// The network namespace the sandbox was born in, when lent (it goes back once PID 1 is reaped).
-    pub(super) network: Option<Lease>,
 }
 
 /// Bytes of PID 1's stack: it makes system calls only, with small frames.
@@ -193,23 +191,24 @@ pub(super) fn clone_init(
     wanted: Vec<RawFd>,
     program: Option<ProgramStart>,
 ) -> io::Result<(libc::pid_t, LaunchOwner)> {
-    let network = Lease::take();
-    let lent = network.is_some();
-    let launch =
-        Box::new(Launch { plan, wanted, stack: ChildStack::new(INIT_STACK_BYTES), program, network });
+    let launch = Box::new(Launch { plan, wanted, stack: ChildStack::new(INIT_STACK_BYTES), program });
     let raw: *mut Launch = Box::into_raw(launch);
     // From here on the launch is reached through `raw` only, and freed by its owner.
     let launch = LaunchOwner(std::ptr::NonNull::new(raw).expect("Box::into_raw is never null"));
     // SAFETY: `raw` points to the live launch; the stack's buffer does not move.
     let top = unsafe { (*raw).stack.top() };
 
+    // A network namespace of its own: an empty one lent from run to run, as a pool once did, kept
+    // the kernel's counters (`/proc/net/snmp`: a send with the loopback down counts a route not
+    // found), 16 bits a counter from one student's run to another's. A kept sandbox serves one
+    // submission's runs of one phase, so this costs a namespace per sandbox, not per run.
     let flags = libc::CLONE_NEWUSER
         | libc::CLONE_NEWNS
         | libc::CLONE_NEWPID
         | libc::CLONE_NEWIPC
         | libc::CLONE_NEWUTS
         | libc::CLONE_NEWCGROUP
-        | if lent { 0 } else { libc::CLONE_NEWNET };
+        | libc::CLONE_NEWNET;
     // PID 1 shares this address space (CLONE_VM): a copy of the grader's page tables, as a fork
     // makes, cost more CPU than anything else in a run, and each copy made every core running the
     // grader flush its TLB. It runs `init` on its own stack, reading only `launch`, which the run
@@ -235,13 +234,7 @@ pub(super) fn clone_init(
             cloned
         }
     };
-    // A lent network namespace: this thread enters it to clone, so the sandbox is born there.
-    // SAFETY: a read of the launch's field through the raw pointer the clone also uses.
-    let pid = match unsafe { &(*raw).network } {
-        Some(lease) => lease.enter_for(clone)??,
-        None => clone()?,
-    };
-    Ok((pid, launch))
+    Ok((clone()?, launch))
 }
 
 impl Spawned {

@@ -10,9 +10,10 @@
 //! number of the run, detached) unless the run left it untouched (below), a new IPC namespace
 //! (System V objects and POSIX message queues, their ids counted from zero again), the PID counter
 //! set back (the next program is PID 2 again), the hostname set again, the programs' user's
-//! keyrings emptied. Then it says `ready` with the CPU time of all it reaped so far, which the
-//! grader subtracts, and whether the tmpfs was replaced. A step that fails ends PID 1 with an error
-//! record: the grader never reuses a sandbox whose reset it did not see complete.
+//! keyrings emptied (user, user session and persistent). Then it says `ready` with the CPU time of
+//! all it reaped so far, which the grader subtracts, and whether the tmpfs was replaced. A step
+//! that fails ends PID 1 with an error record: the grader never reuses a sandbox whose reset it did
+//! not see complete.
 //!
 //! Untouched: PID 1 watches the tmpfs's root and its three folders with inotify from the moment it
 //! has made them. Whatever a process does there raises an event on one of them: every file, folder,
@@ -243,8 +244,11 @@ unsafe fn untouched(watch: RawFd) -> bool {
     unsafe { libc::ioctl(watch, libc::FIONREAD, &mut queued) == 0 && queued == 0 }
 }
 
-/// Empties the keyrings of the programs' user that outlive its processes (the user keyring and the
-/// user session keyring, one per user namespace): a key added there would be the next run's to read.
+/// Empties the keyrings of the programs' user that outlive its processes, each one per user
+/// namespace, which the sandbox keeps: the user keyring, the user session keyring and the
+/// persistent keyring (`KEYCTL_GET_PERSISTENT`, kept three days after its last use): a key added
+/// there would be the next run's to read. (The session keyring a program inherits from PID 1 is the
+/// grader's, of another user namespace: the kernel gives it only its `other` permissions, none.)
 /// PID 1 takes the user's identity for it (a root grader's PID 1 is root; an unprivileged one's is
 /// the programs' user already), keeping root as its saved id to come back.
 unsafe fn clear_keyrings(plan: &Plan) {
@@ -255,10 +259,20 @@ unsafe fn clear_keyrings(plan: &Plan) {
         if plan.drop_to_inside_id {
             check(libc::syscall(libc::SYS_setresuid, id, id, 0 as libc::c_long) as libc::c_int, S_KEYS);
         }
-        // <linux/keyctl.h>: the user and user session keyrings; the commands to find and clear one.
+        // <linux/keyctl.h>: the user and user session keyrings, the process keyring; the commands
+        // to find, clear and reach the persistent keyring.
         const USER_KEYRINGS: [libc::c_long; 2] = [-4, -5];
+        const PROCESS_KEYRING: libc::c_long = -2;
         const GET_KEYRING_ID: libc::c_long = 0;
         const CLEAR: libc::c_long = 7;
+        const GET_PERSISTENT: libc::c_long = 22;
+        // The persistent keyring first: reaching it links it into PID 1's own process keyring, which
+        // no program can reach (it is made if there is none, once per sandbox). A kernel without
+        // persistent keyrings refuses, and has none to empty.
+        let persistent = libc::syscall(libc::SYS_keyctl, GET_PERSISTENT, -1 as libc::c_long, PROCESS_KEYRING);
+        if persistent > 0 && libc::syscall(libc::SYS_keyctl, CLEAR, persistent) != 0 {
+            fail(S_KEYS);
+        }
         for keyring in USER_KEYRINGS {
             // Without creating one that is not there.
             let serial = libc::syscall(libc::SYS_keyctl, GET_KEYRING_ID, keyring, 0 as libc::c_long);
