@@ -167,8 +167,8 @@ fn platform_name(platform: Platform, record: &Record) -> Result<String, String> 
     }
 }
 
-/// A CSV cell of student text: quoted as `gradebook.csv` quotes it, so that no spreadsheet opening the
-/// file runs it as a formula.
+/// A CSV cell of student text, as `gradebook.csv` writes it: no spreadsheet opening the file runs it
+/// as a formula, and no terminal printing it runs an escape sequence.
 fn cell(text: &str) -> String {
     crate::gradebook::spreadsheet_text(text)
 }

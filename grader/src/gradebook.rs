@@ -19,7 +19,7 @@ pub use manual::{ManualGrade, ManualGrades, ManualGradesError, HAND_GRADES_FILE}
 pub use summary::render_summary;
 
 use crate::load::{Assignment, Visibility};
-use crate::report::Report;
+use crate::report::{escape, Report};
 use crate::roster::Facts;
 
 /// Where a student's files go inside a batch's output folder: `students/<id>/`.
@@ -434,8 +434,8 @@ impl Gradebook {
     /// penalty, `late penalty` (points taken off) and `total before penalty` follow it. `note` says why
     /// a student was not graded and names other submissions under their id.
     ///
-    /// Every text cell goes through `spreadsheet_text` (a student's id or name could be a formula);
-    /// the numbers are ours and stay numbers.
+    /// Every text cell goes through `spreadsheet_text` (a student's id or name could be a formula, or
+    /// hold a terminal's escape sequence); the numbers are ours and stay numbers.
     pub fn to_csv(&self) -> String {
         let penalties = self.students.iter().any(|s| s.late_penalty.is_some());
         let mut writer = csv::Writer::from_writer(Vec::new());
@@ -481,14 +481,29 @@ impl Gradebook {
 /// worse, in the instructor's spreadsheet.
 const FORMULA_STARTS: [char; 7] = ['=', '+', '-', '@', '\t', '\r', '\0'];
 
-/// A text cell of `gradebook.csv` as a spreadsheet must read it: one that starts like a formula gets a
-/// `'` in front, which spreadsheets take to mean "text" and do not show. So does one that already
-/// starts with `'`, so that [`from_spreadsheet_text`] can always take the quote off again.
+/// A text cell of a CSV file the grader writes (`gradebook.csv`, `hand-grades.csv`, the exports) as a
+/// spreadsheet and a terminal must read it. Control characters are written visibly, as in every
+/// report ([`escape`]): `cat gradebook.csv` runs no escape sequence of a student's folder name. This
+/// is one-way: read back, such a cell is its visible form. Then a cell that starts like a formula
+/// gets a `'` in front, which spreadsheets take to mean "text" and do not show. So does one that
+/// already starts with `'`, so that [`from_spreadsheet_text`] can always take the quote off again.
 pub(crate) fn spreadsheet_text(text: &str) -> String {
+    formula_quoted(escape::inert(text, escape::ONE_LINE))
+}
+
+/// A cell of several lines (a hand grade's comment) as [`spreadsheet_text`] writes a line, but with
+/// its line feeds and tabs: a spreadsheet shows them inside the cell, and they move no cursor out of
+/// it. A Windows line break is kept as a line feed, not shown as `\r`.
+pub(crate) fn spreadsheet_lines(text: &str) -> String {
+    formula_quoted(escape::inert(&text.replace("\r\n", "\n"), escape::BLOCK))
+}
+
+/// `text` with a `'` in front when it starts like a formula or with a `'` (see [`spreadsheet_text`]).
+fn formula_quoted(text: String) -> String {
     if text.starts_with(FORMULA_STARTS) || text.starts_with('\'') {
         format!("'{text}")
     } else {
-        text.to_owned()
+        text
     }
 }
 

@@ -1,7 +1,7 @@
 //! `grader batch` as an instructor runs it: stopped with Ctrl-C (SIGINT) or SIGTERM, it says so,
 //! writes the class files of the students graded so far marked as partial, and exits 130 or 143; the
 //! same command resumes. An output folder inside the class and a download's colliding ids are said
-//! on stderr.
+//! on stderr; a student's id holding a terminal's escape sequence is said there only escaped.
 
 mod common;
 
@@ -179,4 +179,44 @@ fn colliding_ids_are_warned_on_stderr_and_only_names_a_student() {
         dir.path(),
     );
     assert_eq!(both.status.code(), Some(2));
+}
+
+#[test]
+fn an_escape_sequence_in_a_students_id_is_shown_not_run_by_export_and_show() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    // Sets the terminal's title, rings it and clears the screen.
+    let id = "ada\x1b]0;pwned\x07\x1b[2J";
+    let shown = r"ada\e]0;pwned\x07\e[2J";
+    let record = grader::gradebook::Record::ungraded(
+        common::assignment("trouble"),
+        id,
+        None,
+        id,
+        "key",
+        grader::gradebook::StudentStatus::NoFiles,
+        "no files".to_owned(),
+    );
+    let folder = out.join("students").join(grader::batch::student_dir_name(id));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("record.json"), serde_json::to_vec(&record).unwrap()).unwrap();
+    let info = serde_json::json!({"assignment": "trouble", "partition": null, "roster": [id], "grader_version": "0"});
+    std::fs::write(out.join("batch.json"), info.to_string()).unwrap();
+    let out_arg = out.to_str().unwrap();
+    // As on a colour terminal, where anstream passes escape sequences through.
+    let on_terminal = |args: &[&str]| {
+        grader(args, dir.path()).env_remove("NO_COLOR").env("CLICOLOR_FORCE", "1").output().unwrap()
+    };
+
+    let export = on_terminal(&["export", out_arg, "--to", "moodle", "--out", dir.path().to_str().unwrap()]);
+    let said = text(&export.stderr);
+    assert_eq!(export.status.code(), Some(1), "{said}");
+    assert!(said.contains(&format!("left out: {shown}: `{shown}` is not a Moodle participant id")), "{said}");
+    assert!(!said.contains(['\x1b', '\x07']), "{said:?}");
+
+    let show = on_terminal(&["show", out_arg, "nobody"]);
+    let said = text(&show.stderr);
+    assert_eq!(show.status.code(), Some(2), "{said}");
+    assert!(said.contains(&format!("(nearest: {shown})")), "{said}");
+    assert!(!said.contains(['\x1b', '\x07']), "{said:?}");
 }

@@ -351,7 +351,7 @@ pub(super) fn merge(cases: &Path, args: MergeArgs) -> anyhow::Result<u8> {
             err,
             "{} students of the class were graded by none of them: {}",
             outcome.missing.len(),
-            outcome.missing.join(", ")
+            shown(&outcome.missing.join(", "))
         )?;
         return Ok(EXIT_FAILED);
     }
@@ -401,13 +401,19 @@ pub(super) fn export(cases: &Path, args: ExportArgs) -> anyhow::Result<u8> {
             err,
             "{} of them have hand grades pending, exported without those points: {}",
             outcome.pending.len(),
-            outcome.pending.join(", ")
+            shown(&outcome.pending.join(", "))
         )?;
     }
     for (id, why) in &outcome.left_out {
-        writeln!(err, "left out: {id}: {why}")?;
+        writeln!(err, "left out: {}: {}", shown(id), shown(why))?;
     }
     Ok(if outcome.left_out.is_empty() { EXIT_OK } else { EXIT_FAILED })
+}
+
+/// Students' ids (folder names of the class) as a terminal is shown them: escape sequences visible,
+/// never run.
+fn shown(ids: &str) -> String {
+    crate::report::escape::inert(ids, crate::report::escape::ONE_LINE)
 }
 
 /// A batch's failure as the command line reports it: a wrong output folder or partial outputs that do

@@ -285,7 +285,9 @@ pub fn main_impl() -> ExitCode {
             } else {
                 EXIT_INTERNAL
             };
-            let _ = writeln!(anstream::stderr(), "error: {err:#}");
+            // Errors name students (`--only`, `show`, hand grades): their ids are folder names.
+            let message = crate::report::escape::inert(&format!("{err:#}"), crate::report::escape::BLOCK);
+            let _ = writeln!(anstream::stderr(), "error: {message}");
             ExitCode::from(code)
         }
     }

@@ -5,21 +5,24 @@
 //! What a student controls (their id and name, from a class download's folder names; their
 //! program's output; notes quoting it) is escaped as Markdown holding no HTML ([`markdown_inline`])
 //! or fenced ([`fenced`]): a Markdown viewer renders HTML, and an LMS may too. The instructor's own
-//! text (titles, hand-grading comments) keeps its Markdown, only kept inside its table cell.
+//! text (titles, hand-grading comments) keeps its Markdown, only kept inside its table cell, its
+//! control characters shown.
 
 use std::fmt::Write as _;
 
 use super::{Column, Record};
 use crate::load::Visibility;
-use crate::report::escape::markdown_inline;
+use crate::report::escape::{inert, markdown_inline, BLOCK_LINE};
 use crate::report::{BuildStatus, CaseStatus, Report};
 
 /// Compiler lines shown at most: the first errors are the ones to fix.
 const MAX_LOG_LINES: usize = 40;
 
-/// A table cell's text from the instructor: `|` and line breaks would break the row.
+/// A table cell's text from the instructor: `|` and line breaks would break the row, and a control
+/// character (a hand-grading comment pasted from a terminal, or from a hostile file) is shown, not
+/// run by whatever shows the feedback.
 fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+    inert(&text.replace(['\n', '\r'], " "), BLOCK_LINE).replace('|', "\\|")
 }
 
 use crate::report::markdown_fence as fenced;

@@ -38,14 +38,16 @@ pub fn render_feedback_html(markdown: &str) -> String {
 }
 
 /// The events with nothing left that could run, load or point anywhere else: raw HTML as text,
-/// images as their description, links to other schemes as their text. A table's column alignment
-/// goes too: pulldown-cmark writes it as a `style` attribute, which the page's policy would refuse
-/// (the style sheet aligns the feedback's one table, its points on the right).
+/// images as their description, links to other schemes as their text, control characters in text
+/// and code shown as in every report (`\e`). A table's column alignment goes too: pulldown-cmark
+/// writes it as a `style` attribute, which the page's policy would refuse (the style sheet aligns
+/// the feedback's one table, its points on the right).
 fn inert<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<Item = Event<'a>> {
     // Links do not nest in CommonMark: one flag tells whether the next link end is a dropped one's.
     let mut dropped_link = false;
     events.filter_map(move |event| match event {
-        Event::Html(html) | Event::InlineHtml(html) => Some(Event::Text(html)),
+        Event::Html(text) | Event::InlineHtml(text) | Event::Text(text) => Some(Event::Text(visible(text))),
+        Event::Code(code) => Some(Event::Code(visible(code))),
         Event::Start(Tag::Table(alignments)) => {
             Some(Event::Start(Tag::Table(alignments.iter().map(|_| Alignment::None).collect())))
         }
@@ -60,6 +62,11 @@ fn inert<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<Item = Ev
         }
         other => Some(other),
     })
+}
+
+/// Text with its control characters but tabs and line feeds written visibly.
+fn visible(text: CowStr) -> CowStr {
+    crate::report::escape::inert(&text, crate::report::escape::BLOCK).into()
 }
 
 /// A link a feedback page may hold: to the web (`http`, `https`), to mail, or a relative path or

@@ -127,10 +127,13 @@ fn passed_every_case(student: &Record) -> bool {
         && student.cases.iter().all(|c| c.passed)
 }
 
-/// Escapes text for HTML element content and quoted attribute values: `& < > " '`.
+/// Escapes text for HTML element content and quoted attribute values: `& < > " '` as entities, and
+/// control characters but tabs and line feeds written visibly as in every report (`\e`, `\u{202e}`):
+/// a student's id holding a terminal's escape sequence or a bidirectional override shows as such,
+/// whether the page is read in a browser or printed on a terminal.
 pub(crate) fn escape(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
-    for ch in text.chars() {
+    for ch in crate::report::escape::inert(text, crate::report::escape::BLOCK).chars() {
         match ch {
             '&' => escaped.push_str("&amp;"),
             '<' => escaped.push_str("&lt;"),

