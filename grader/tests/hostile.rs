@@ -467,7 +467,9 @@ fn unprivileged_grader_is_contained_too() {
     if unsafe { libc::geteuid() } != 0 {
         return;
     }
-    let home = tempfile::tempdir_in("/tmp").unwrap();
+    // Not below /tmp: its build cache is here, and a run shown a folder there gets a sandbox of its
+    // own, where the programs are to be graded in the sandboxes kept for a submission's runs.
+    let home = tempfile::tempdir_in("/var/tmp").unwrap();
     std::os::unix::fs::chown(home.path(), Some(65534), Some(65534)).unwrap();
     // The grader run as `nobody`, in a home of its own, on a submission.
     let as_nobody = |args: &[&str], submission: std::path::PathBuf| {
@@ -504,7 +506,7 @@ fn unprivileged_grader_is_contained_too() {
         "{said}{}",
         String::from_utf8_lossy(&self_check.stderr)
     );
-    for name in ["reads-answers", "writes-outside", "fork-bomb"] {
+    for name in ["reads-answers", "writes-outside", "fork-bomb", "saves-keys"] {
         let output = as_nobody(
             &["grade", "--assignment", "trouble", "--format", "json"],
             common::repo().join("fixtures/hostile").join(name),
@@ -524,6 +526,12 @@ fn unprivileged_grader_is_contained_too() {
         }
         assert_eq!(level, "namespaces-without-cgroups", "{name}");
         assert_eq!(report["score"], 0.0, "{name}");
+        if name == "saves-keys" {
+            // Every run finds nothing another left in the keyrings its kept sandbox keeps.
+            for case in report["cases"].as_array().unwrap().iter().filter(|c| c["kind"] != "unit") {
+                assert_eq!(case["divergence"]["actual"], "found:", "as nobody: {}", case["id"]);
+            }
+        }
         let passed = report["cases"].as_array().unwrap().iter().filter(|c| c["status"] == "passed").count();
         assert_eq!(passed, 0, "{name}");
     }

@@ -404,6 +404,19 @@ fn a_sandboxed_program_sees_a_private_root_and_no_network() {
 }
 
 #[test]
+fn a_sandboxed_program_sees_no_cgroups_name() {
+    // Its cgroups are named after how many this grader made: a count other runs move.
+    for level in levels().into_iter().filter(|&level| level != Containment::RlimitsOnly) {
+        let outcome = run_sh_in(level, "cat /proc/self/cgroup", b"", &limits());
+        let out = text(&outcome.stdout);
+        assert!(!out.is_empty(), "{level}: {}", text(&outcome.stderr));
+        for line in out.lines() {
+            assert!(line.ends_with(":/"), "{level}: {line} in {out}");
+        }
+    }
+}
+
+#[test]
 fn a_sandboxed_program_cannot_read_the_graders_command_line() {
     for level in levels().into_iter().filter(|&level| level != Containment::RlimitsOnly) {
         let outcome = run_sh_in(

@@ -303,6 +303,12 @@ pub(super) unsafe fn program(plan: &Plan, start: &ProgramStart) -> ! {
             }
             libc::close(fd);
         }
+        // The cgroups' names (`grader-<pid>-<n>`: how many cgroups this grader has made, which
+        // depends on the limits other runs hit) are nothing for the program to read: a cgroup
+        // namespace rooted where it now is shows each as `/` in `/proc/self/cgroup`.
+        if start.cgroups_end > FIRST_CGROUP_FD {
+            check(libc::unshare(libc::CLONE_NEWCGROUP), S_CGROUP);
+        }
         // Every descriptor above stdio (the status pipe, a kept sandbox's control socket) closes at
         // exec: PID 1 alone reports the end.
         libc::syscall(libc::SYS_close_range, 3 as libc::c_uint, libc::c_uint::MAX, libc::CLOSE_RANGE_CLOEXEC);
