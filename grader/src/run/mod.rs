@@ -15,6 +15,7 @@ pub(crate) mod gate;
 mod group;
 mod interactive;
 mod limits;
+mod netns;
 mod pipes;
 mod pool;
 mod procs;

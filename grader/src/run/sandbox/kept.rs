@@ -80,6 +80,9 @@ pub(in crate::run) struct Keeper {
     replaced: AtomicUsize,
     /// Its sandboxes are lent no watch, as when the [`WATCHES`] are spent (tests).
     without_watches: bool,
+    /// The network namespace its sandboxes are born in, made with the first (see `netns`); none:
+    /// each makes its own.
+    network: OnceLock<Option<Arc<SubmissionNetwork>>>,
 }
 
 impl Keeper {
@@ -101,7 +104,8 @@ impl Keeper {
             }
         }
         let watch = if self.without_watches { None } else { WatchLoan::take() };
-        let mut sandbox = KeptSandbox::start_by_maker(key.clone(), watch)?;
+        let network = self.network.get_or_init(|| SubmissionNetwork::new().map(Arc::new)).clone();
+        let mut sandbox = KeptSandbox::start_by_maker(key.clone(), watch, network)?;
         self.built.fetch_add(1, Ordering::Relaxed);
         sandbox.await_ready(None)?;
         Ok(sandbox)
@@ -167,19 +171,24 @@ pub(in crate::run) struct KeptSandbox {
 unsafe impl Send for KeptSandbox {}
 
 /// A request to the thread that builds kept sandboxes, and where its answer goes.
-type BuildRequest = (Key, Option<WatchLoan>, mpsc::Sender<io::Result<KeptSandbox>>);
+type BuildRequest =
+    (Key, Option<WatchLoan>, Option<Arc<SubmissionNetwork>>, mpsc::Sender<io::Result<KeptSandbox>>);
 
 impl KeptSandbox {
     /// Builds a sandbox on the one thread that builds them all, which lives as long as the grader:
     /// PID 1 dies with the thread that cloned it (`PR_SET_PDEATHSIG`), and a grading's threads end
     /// before the sandboxes they made are done with.
-    fn start_by_maker(key: Key, watch: Option<WatchLoan>) -> io::Result<KeptSandbox> {
+    fn start_by_maker(
+        key: Key,
+        watch: Option<WatchLoan>,
+        network: Option<Arc<SubmissionNetwork>>,
+    ) -> io::Result<KeptSandbox> {
         static MAKER: OnceLock<io::Result<mpsc::Sender<BuildRequest>>> = OnceLock::new();
         let maker = MAKER.get_or_init(|| {
             let (requests, incoming) = mpsc::channel::<BuildRequest>();
             std::thread::Builder::new().name("sandbox-maker".into()).spawn(move || {
-                for (key, watch, answer) in incoming {
-                    let _ = answer.send(KeptSandbox::start(key, watch));
+                for (key, watch, network, answer) in incoming {
+                    let _ = answer.send(KeptSandbox::start(key, watch, network.as_deref()));
                 }
             })?;
             Ok(requests)
@@ -187,13 +196,17 @@ impl KeptSandbox {
         let maker = maker.as_ref().map_err(|error| io::Error::new(error.kind(), error.to_string()))?;
         let (answer, answered) = mpsc::channel();
         let gone = || io::Error::other("sandbox: the thread that builds kept sandboxes is gone");
-        maker.send((key, watch, answer)).map_err(|_| gone())?;
+        maker.send((key, watch, network, answer)).map_err(|_| gone())?;
         answered.recv().map_err(|_| gone())?
     }
 
     /// Builds a sandbox for runs with `key` (it says when it is ready; see [`Self::await_ready`]),
-    /// whose PID 1 watches its scratch tmpfs if it is lent a `watch`.
-    fn start(key: Key, watch: Option<WatchLoan>) -> io::Result<KeptSandbox> {
+    /// whose PID 1 watches its scratch tmpfs if it is lent a `watch`, in `network` if one is given.
+    fn start(
+        key: Key,
+        watch: Option<WatchLoan>,
+        network: Option<&SubmissionNetwork>,
+    ) -> io::Result<KeptSandbox> {
         let limits =
             Limits { disk_bytes: key.disk_bytes, memory_bytes: key.memory_bytes, ..Limits::default() };
         let mut plan = Plan::new(&limits, &key.mounts, key.with_cgroup, true)?;
@@ -205,7 +218,7 @@ impl KeptSandbox {
         let (n, c) = (null.as_raw_fd(), theirs.as_raw_fd());
         // 0-2 /dev/null until a run's stdio, 3 and 4 the control socket (3 becomes a run's status
         // pipe while it runs).
-        let (pid, launch) = clone_init(plan, vec![n, n, n, c, c], None)?;
+        let (pid, launch) = clone_init(plan, vec![n, n, n, c, c], None, network)?;
         drop((null, theirs));
         let sandbox = KeptSandbox {
             key,

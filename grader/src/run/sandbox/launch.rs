@@ -164,7 +164,7 @@ pub(in crate::run) fn spawn(
         return Err(io::Error::other("sandbox: too many descriptors to hand to PID 1"));
     }
     let program = ProgramStart::new(argv, env, limits, want_cgroup, cgroup_fds.len())?;
-    let (pid, launch) = clone_init(plan, wanted, Some(program))?;
+    let (pid, launch) = clone_init(plan, wanted, Some(program), None)?;
     drop((stdin_r, stdout_w, stderr_w, status_w, sync_r));
     let mut sync = File::from(sync_w);
     let released = write_id_maps(pid).and_then(|()| io::Write::write_all(&mut sync, b"go"));
@@ -185,11 +185,13 @@ pub(in crate::run) fn spawn(
 }
 
 /// Clones a sandbox's PID 1 in its namespaces, handing it `wanted` (see [`Launch::wanted`]); it
-/// waits for the id maps, then builds its root.
+/// waits for the id maps, then builds its root. It is born in `network` where one is given (a kept
+/// sandbox of a root grader: the submission's), else in a network namespace of its own.
 pub(super) fn clone_init(
     plan: Plan,
     wanted: Vec<RawFd>,
     program: Option<ProgramStart>,
+    network: Option<&SubmissionNetwork>,
 ) -> io::Result<(libc::pid_t, LaunchOwner)> {
     let launch = Box::new(Launch { plan, wanted, stack: ChildStack::new(INIT_STACK_BYTES), program });
     let raw: *mut Launch = Box::into_raw(launch);
@@ -198,17 +200,14 @@ pub(super) fn clone_init(
     // SAFETY: `raw` points to the live launch; the stack's buffer does not move.
     let top = unsafe { (*raw).stack.top() };
 
-    // A network namespace of its own: an empty one lent from run to run, as a pool once did, kept
-    // the kernel's counters (`/proc/net/snmp`: a send with the loopback down counts a route not
-    // found), 16 bits a counter from one student's run to another's. A kept sandbox serves one
-    // submission's runs of one phase, so this costs a namespace per sandbox, not per run.
+    // Never a namespace another submission's sandbox was in (see `netns`).
     let flags = libc::CLONE_NEWUSER
         | libc::CLONE_NEWNS
         | libc::CLONE_NEWPID
         | libc::CLONE_NEWIPC
         | libc::CLONE_NEWUTS
         | libc::CLONE_NEWCGROUP
-        | libc::CLONE_NEWNET;
+        | if network.is_some() { 0 } else { libc::CLONE_NEWNET };
     // PID 1 shares this address space (CLONE_VM): a copy of the grader's page tables, as a fork
     // makes, cost more CPU than anything else in a run, and each copy made every core running the
     // grader flush its TLB. It runs `init` on its own stack, reading only `launch`, which the run
@@ -234,7 +233,12 @@ pub(super) fn clone_init(
             cloned
         }
     };
-    Ok((clone()?, launch))
+    // The submission's network namespace: this thread enters it to clone, so the sandbox is born there.
+    let pid = match network {
+        Some(network) => network.enter_for(clone)??,
+        None => clone()?,
+    };
+    Ok((pid, launch))
 }
 
 impl Spawned {
