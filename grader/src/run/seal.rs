@@ -306,7 +306,7 @@ mod tests {
 
     /// A forked child under the filter: what `setsid` and `setpgid` return there, in each ABI.
     #[test]
-    fn a_sealed_process_can_leave_neither_its_group_nor_its_session() {
+    fn a_sealed_process_can_leave_neither_its_group_nor_its_session_nor_reach_a_keyring() {
         let Some(filter) = filter() else { return };
         // SAFETY: the child makes system calls only and leaves with _exit.
         let pid = unsafe { libc::fork() };
@@ -328,6 +328,22 @@ mod tests {
                     code = 4;
                 } else if (libc::getpgid(0), libc::getsid(0)) != (group, session) {
                     code = 5;
+                } else if !refused(libc::syscall(
+                    libc::SYS_add_key,
+                    c"user".as_ptr(),
+                    c"k".as_ptr(),
+                    c"v".as_ptr(),
+                    1,
+                    -2,
+                ) as libc::c_int)
+                    || !refused(libc::syscall(libc::SYS_keyctl, 0, -4, 0) as libc::c_int)
+                    || !refused(libc::syscall(libc::SYS_request_key, c"user".as_ptr(), c"k".as_ptr(), 0, 0)
+                        as libc::c_int)
+                {
+                    code = 9;
+                } else if keyctl(cookie(), 0, -4, 0) <= 0 {
+                    // The grader's own keyctl, with the cookie: the user keyring's id.
+                    code = 10;
                 }
                 #[cfg(target_arch = "x86_64")]
                 if code == 0 {
@@ -360,7 +376,9 @@ mod tests {
             return;
         }
         assert!(libc::WIFEXITED(status), "status {status}");
-        let codes = "1: setup, 2: install, 3: setsid, 4: setpgid, 5: group, 6: x32, 7: i386, 8: i386 getpid";
+        let codes =
+            "1: setup, 2: install, 3: setsid, 4: setpgid, 5: group, 6: x32, 7: i386, 8: i386 getpid, \
+                     9: a keyring call, 10: keyctl with the cookie";
         assert_eq!(libc::WEXITSTATUS(status), 0, "{codes}");
     }
 

@@ -615,6 +615,76 @@ mod tests {
         unsafe { libc::shmctl(ours, libc::IPC_RMID, std::ptr::null_mut()) };
     }
 
+    /// Runs `work` in a child process that is `uid`, and returns its exit status.
+    fn as_child_of(uid: u32, work: impl Fn() -> i32) -> i32 {
+        // SAFETY: the child makes raw system calls only, then exits; the parent waits for it.
+        unsafe {
+            let child = libc::fork();
+            assert!(child >= 0);
+            if child == 0 {
+                let id = uid as libc::c_long;
+                if libc::syscall(libc::SYS_setresgid, id, id, id) != 0
+                    || libc::syscall(libc::SYS_setresuid, id, id, id) != 0
+                {
+                    libc::_exit(100);
+                }
+                libc::_exit(work());
+            }
+            let mut status = 0;
+            assert_eq!(libc::waitpid(child, &mut status, 0), child);
+            assert!(libc::WIFEXITED(status));
+            libc::WEXITSTATUS(status)
+        }
+    }
+
+    #[test]
+    fn the_sweep_empties_a_run_users_keyrings_the_persistent_one_too() {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("skipped: only root may become a run user");
+            return;
+        }
+        let uid = RUN_UIDS.end - 2;
+        // <linux/keyctl.h>: the user and process keyrings; the commands to reach the persistent
+        // keyring and to read a keyring's list of keys.
+        const USER_KEYRING: libc::c_long = -4;
+        const PROCESS_KEYRING: libc::c_long = -2;
+        const GET_PERSISTENT: libc::c_long = 22;
+        const READ: libc::c_long = 11;
+        let persistent = || unsafe {
+            libc::syscall(libc::SYS_keyctl, GET_PERSISTENT, -1 as libc::c_long, PROCESS_KEYRING)
+        };
+        // A run (unsealed, as where no filter can be had) that saves a key in each.
+        let planted = as_child_of(uid, || unsafe {
+            let add = |keyring: libc::c_long| {
+                libc::syscall(
+                    libc::SYS_add_key,
+                    c"user".as_ptr(),
+                    c"planted".as_ptr(),
+                    c"x".as_ptr(),
+                    1,
+                    keyring,
+                ) > 0
+            };
+            let persistent = persistent();
+            i32::from(!add(USER_KEYRING)) + 2 * i32::from(persistent > 0 && !add(persistent))
+        });
+        assert_eq!(planted, 0, "the test could not plant its keys");
+        kill_all(uid).unwrap();
+        // Bytes of key ids each keyring lists: none.
+        let listed = as_child_of(uid, || unsafe {
+            let mut keys = [0i32; 16];
+            let size = std::mem::size_of_val(&keys);
+            let mut read = |keyring: libc::c_long| {
+                libc::syscall(libc::SYS_keyctl, READ, keyring, keys.as_mut_ptr(), size)
+            };
+            let persistent = persistent();
+            let in_persistent = if persistent > 0 { read(persistent) } else { 0 };
+            (read(USER_KEYRING) + in_persistent) as i32
+        });
+        assert_eq!(listed, 0, "keys left in the run user's keyrings");
+    }
+
     #[test]
     fn a_place_changed_during_a_run_or_just_before_it_is_scanned() {
         let dir = tempfile::tempdir().unwrap();
