@@ -358,9 +358,23 @@ fn a_sandboxed_program_cannot_reach_a_listener_of_the_host() {
         "if bash -c 'echo hi > /dev/tcp/127.0.0.1/{port}' 2>/dev/null; then echo reached; else echo cut off; fi; \
          cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '"
     );
-    // Several runs, so that a network namespace lent again (as root) is checked too.
-    for _ in 0..3 {
-        let outcome = run_sh_in(Containment::available(), &script, b"", &limits());
+    // Several runs, in fresh sandboxes and in sandboxes kept for them (as root, born in one network
+    // namespace made for them).
+    let keep = KeptSandboxes::new();
+    for at in 0..4 {
+        let argv = argv(&script);
+        let env = BTreeMap::new();
+        let limits = limits();
+        let request = RunRequest {
+            argv: &argv,
+            env: &env,
+            stdin: b"",
+            limits: &limits,
+            mounts: &[],
+            containment: Containment::available(),
+            keep: (at >= 2).then_some(&keep),
+        };
+        let outcome = run(&request).expect("the grader itself must not fail");
         assert_eq!(text(&outcome.stdout), "cut off\nlo\n", "{:?}", text(&outcome.stderr));
     }
     assert!(listener.accept().is_err(), "a sandboxed program connected to the host's loopback");
