@@ -412,6 +412,7 @@ pub fn run_batch(
     };
 
     // The first phase: every student's visible cases (and builds, and probe).
+    let begun_count = AtomicUsize::new(0);
     workers.each(selected.len(), |at| {
         let entry = selected[at];
         let started = Instant::now();
@@ -424,7 +425,8 @@ pub fn run_batch(
             Ok(Begun::UpToDate(record)) => count_done(entry, &record, true, started.elapsed().as_secs_f64()),
             Ok(begun_now) => {
                 *begun[at].lock().expect("no panic holds it") =
-                    Some((begun_now, started.elapsed().as_secs_f64()))
+                    Some((begun_now, started.elapsed().as_secs_f64()));
+                progress.begun(begun_count.fetch_add(1, Ordering::SeqCst) + 1);
             }
             Err(e) => return keep_error(e),
         }

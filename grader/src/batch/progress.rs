@@ -53,6 +53,19 @@ impl Progress {
         }
     }
 
+    /// One more student through the first phase (their visible cases), `begun` so far: a bar says
+    /// so, as no student is finished before the class's barrier; plain lines wait for the barrier's
+    /// own line.
+    pub(super) fn begun(&self, begun: usize) {
+        if let Progress::Bar(bar) = self {
+            bar.set_message(format!(
+                "visible cases run for {begun} of {} students",
+                bar.length().unwrap_or(0)
+            ));
+            bar.tick();
+        }
+    }
+
     /// A line of its own on stderr, above the bar if there is one.
     pub(super) fn say(&self, line: &str) {
         match self {
