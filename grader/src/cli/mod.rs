@@ -255,7 +255,10 @@ enum Format {
 /// Parses the arguments, runs the command, and maps its result to an exit code.
 pub fn main_impl() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    let outcome = run(cli);
+    // Nothing of the runs outlives the grader, and their CPU time is its own (see `run`).
+    crate::run::await_reaped();
+    match outcome {
         Ok(code) => ExitCode::from(code),
         // `grader list | head` closing the pipe early is the reader's choice, not an error.
         Err(err)

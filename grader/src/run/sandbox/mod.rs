@@ -37,7 +37,7 @@ mod plan;
 mod serve;
 
 use init::*;
-pub use kept::{below_writable_places, sandbox_reuse, set_sandbox_reuse, KeptSandboxes};
+pub use kept::{await_reaped, below_writable_places, sandbox_reuse, set_sandbox_reuse, KeptSandboxes};
 pub(super) use kept::{Keeper, KeptSandbox, Key};
 use launch::*;
 pub(super) use launch::{kill_and_reap, read_status, run_cgroup, spawn, LaunchOwner, ProgramEnd};
