@@ -109,18 +109,7 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 fn options(out: &Path, partition: Option<Partition>, manual: ManualGrades) -> BatchOptions {
-    BatchOptions {
-        out: out.to_owned(),
-        jobs: 2,
-        partition,
-        manual,
-        force: false,
-        only: Vec::new(),
-        stop: batch::StopFlag::new(),
-        caps: ArchiveCaps::default(),
-        grade: GradeOptions::new(common::cache()),
-        similarity: None,
-    }
+    BatchOptions { partition, manual, ..common::batch_options(out, GradeOptions::new(common::cache())) }
 }
 
 fn read(path: &Path) -> String {

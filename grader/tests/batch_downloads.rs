@@ -7,8 +7,8 @@ mod common;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use grader::batch::{self, BatchOptions, StopFlag};
-use grader::gradebook::{ManualGrades, StudentStatus};
+use grader::batch::{self, BatchOptions};
+use grader::gradebook::StudentStatus;
 use grader::roster::{discover, ArchiveCaps, Entry};
 
 fn patterns() -> Vec<glob::Pattern> {
@@ -37,18 +37,7 @@ fn names(entry: &Entry) -> Vec<&str> {
 fn options(out: &Path, cases: &str) -> BatchOptions {
     let mut grade = grader::grade::GradeOptions::new(common::cache());
     grade.only = vec![glob::Pattern::new(cases).unwrap()];
-    BatchOptions {
-        out: out.to_owned(),
-        jobs: 2,
-        partition: None,
-        manual: ManualGrades::default(),
-        force: false,
-        only: Vec::new(),
-        stop: StopFlag::new(),
-        caps: ArchiveCaps::default(),
-        grade,
-        similarity: None,
-    }
+    common::batch_options(out, grade)
 }
 
 /// `gradebook.csv` as rows of cells, keyed by the header's names.

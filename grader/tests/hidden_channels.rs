@@ -9,10 +9,9 @@ use std::path::Path;
 use grader::batch::{self, BatchOptions};
 use grader::build::BuildCache;
 use grader::grade::{grade, GradeOptions};
-use grader::gradebook::{ManualGrades, REPORT_FILE, STUDENTS_DIR};
+use grader::gradebook::{REPORT_FILE, STUDENTS_DIR};
 use grader::load::CaseKind;
 use grader::report::Report;
-use grader::roster::ArchiveCaps;
 use grader::run::Containment;
 
 fn is_root() -> bool {
@@ -21,23 +20,13 @@ fn is_root() -> bool {
 }
 
 fn batch_options(out: &Path, cache: &Path, containment: Containment, only: &[&str]) -> BatchOptions {
-    BatchOptions {
-        out: out.to_owned(),
-        jobs: 2,
-        partition: None,
-        manual: ManualGrades::default(),
-        force: false,
-        only: Vec::new(),
-        stop: batch::StopFlag::new(),
-        caps: ArchiveCaps::default(),
-        grade: GradeOptions {
-            containment,
-            only: only.iter().map(|p| glob::Pattern::new(p).unwrap()).collect(),
-            accept_readable_cases: containment == Containment::RlimitsOnly,
-            ..GradeOptions::new(BuildCache::new(cache))
-        },
-        similarity: None,
-    }
+    let grade = GradeOptions {
+        containment,
+        only: only.iter().map(|p| glob::Pattern::new(p).unwrap()).collect(),
+        accept_readable_cases: containment == Containment::RlimitsOnly,
+        ..GradeOptions::new(BuildCache::new(cache))
+    };
+    common::batch_options(out, grade)
 }
 
 /// A program that says which kind of case it runs (its stdin's first word), after a short sleep so

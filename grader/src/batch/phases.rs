@@ -13,12 +13,12 @@ use super::{signal_name, BatchOptions, Progress};
 
 /// The worker threads of one phase, and what they share with the batch.
 pub(super) struct Workers<'a> {
-    pub options: &'a BatchOptions,
-    pub progress: &'a Progress,
+    options: &'a BatchOptions,
+    progress: &'a Progress,
     /// Students under way, for what a signal's message says.
     pub running: AtomicUsize,
     /// Whether a signal was announced (once per batch).
-    pub announced: AtomicBool,
+    announced: AtomicBool,
 }
 
 impl<'a> Workers<'a> {

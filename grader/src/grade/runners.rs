@@ -93,10 +93,9 @@ pub(super) fn run_all<T: Sync, R: Send>(items: &[T], pool: Pool, work: impl Fn(&
     };
     let under_way = UnderWay::default();
     let idle_runs = std::sync::Arc::new(AtomicUsize::new(0));
+    // The lanes borrow what this block holds; the block ends only once every lane has.
     {
-        let phase = 0..items.len();
-        let next = AtomicUsize::new(phase.start);
-        let end = phase.end;
+        let (next, end) = (AtomicUsize::new(0), items.len());
         let lane = |index: usize| {
             // Lane 0 never leaves (there are always at least RUNNERS_PER_SLOT lanes): no item is
             // left behind.
@@ -113,9 +112,9 @@ pub(super) fn run_all<T: Sync, R: Send>(items: &[T], pool: Pool, work: impl Fn(&
         {
             // Declared after everything the lanes borrow, so dropped (waiting) before any of it,
             // whether this block ends or unwinds.
-            let phase_ended = PhaseEnded(&under_way);
+            let all_ended = AllEnded(&under_way);
             let start_lane = |index: usize| {
-                *lock(&phase_ended.0.count) += 1;
+                *lock(&all_ended.0.count) += 1;
                 let (lane, under_way, idle_runs) = (&lane, &under_way, &idle_runs);
                 let job: Box<dyn FnOnce() + Send + '_> = Box::new(move || {
                     // Counted as ended however the lane ends, so that this thread does not wait for
@@ -123,7 +122,7 @@ pub(super) fn run_all<T: Sync, R: Send>(items: &[T], pool: Pool, work: impl Fn(&
                     let _ended = Ended(under_way);
                     run::keeping_slot(idle_runs, || lane(index));
                 });
-                // SAFETY: `phase_ended` waits, when dropped, until every lane of the phase has
+                // SAFETY: `all_ended` waits, when dropped, until every lane of the call has
                 // dropped its `Ended`, the lane's last use of anything it borrows; it is dropped
                 // before what the lanes borrow, on return and on unwinding alike.
                 let job: Job = unsafe { std::mem::transmute::<Box<dyn FnOnce() + Send + '_>, Job>(job) };
@@ -133,7 +132,7 @@ pub(super) fn run_all<T: Sync, R: Send>(items: &[T], pool: Pool, work: impl Fn(&
             // would only wait. Then one more whenever every lane's run has gone idle (and given its
             // slot back), or a slot is free that nobody waits for, while items wait; up to `lanes`.
             let mut started = 0;
-            while started < lanes().min(phase.len()).min(run::cpu_slot_count()) {
+            while started < lanes().min(end).min(run::cpu_slot_count()) {
                 start_lane(started);
                 started += 1;
             }
@@ -146,7 +145,7 @@ pub(super) fn run_all<T: Sync, R: Send>(items: &[T], pool: Pool, work: impl Fn(&
                     .0;
                 let waiting = next.load(Ordering::SeqCst) < end;
                 let all_idle = idle_runs.load(Ordering::SeqCst) >= *count;
-                if waiting && started < lanes().min(phase.len()) && (all_idle || run::cpu_slot_free()) {
+                if waiting && started < lanes().min(end) && (all_idle || run::cpu_slot_free()) {
                     drop(count);
                     start_lane(started);
                     started += 1;
@@ -162,7 +161,7 @@ pub(super) fn run_all<T: Sync, R: Send>(items: &[T], pool: Pool, work: impl Fn(&
         .into_iter()
         .map(|slot| {
             let result = slot.into_inner().unwrap_or_else(PoisonError::into_inner);
-            result.expect("every item was run: a runner that panicked ended the phase with its panic")
+            result.expect("every item was run: a runner that panicked ended the call with its panic")
         })
         .collect()
 }
@@ -189,9 +188,9 @@ impl Drop for Ended<'_> {
 }
 
 /// Waits, when dropped, until no lane is under way.
-struct PhaseEnded<'a>(&'a UnderWay);
+struct AllEnded<'a>(&'a UnderWay);
 
-impl Drop for PhaseEnded<'_> {
+impl Drop for AllEnded<'_> {
     fn drop(&mut self) {
         let mut count = lock(&self.0.count);
         while *count > 0 {

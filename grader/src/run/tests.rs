@@ -30,9 +30,20 @@ fn run_sh_with(script: &str, stdin: &[u8], env: &BTreeMap<String, String>, limit
 
 /// Runs `script` at a given containment level.
 fn run_sh_in(containment: Containment, script: &str, stdin: &[u8], limits: &Limits) -> RunOutcome {
+    run_sh_kept(containment, None, script, stdin, limits)
+}
+
+/// Runs `script` at a given containment level, in one of `keep`'s sandboxes if given.
+fn run_sh_kept(
+    containment: Containment,
+    keep: Option<&KeptSandboxes>,
+    script: &str,
+    stdin: &[u8],
+    limits: &Limits,
+) -> RunOutcome {
     let argv = argv(script);
     let env = BTreeMap::new();
-    let request = RunRequest { argv: &argv, env: &env, stdin, limits, mounts: &[], containment, keep: None };
+    let request = RunRequest { argv: &argv, env: &env, stdin, limits, mounts: &[], containment, keep };
     run(&request).expect("the grader itself must not fail")
 }
 
@@ -362,19 +373,8 @@ fn a_sandboxed_program_cannot_reach_a_listener_of_the_host() {
     // namespace made for them).
     let keep = KeptSandboxes::new();
     for at in 0..4 {
-        let argv = argv(&script);
-        let env = BTreeMap::new();
-        let limits = limits();
-        let request = RunRequest {
-            argv: &argv,
-            env: &env,
-            stdin: b"",
-            limits: &limits,
-            mounts: &[],
-            containment: Containment::available(),
-            keep: (at >= 2).then_some(&keep),
-        };
-        let outcome = run(&request).expect("the grader itself must not fail");
+        let kept = (at >= 2).then_some(&keep);
+        let outcome = run_sh_kept(Containment::available(), kept, &script, b"", &limits());
         assert_eq!(text(&outcome.stdout), "cut off\nlo\n", "{:?}", text(&outcome.stderr));
     }
     assert!(listener.accept().is_err(), "a sandboxed program connected to the host's loopback");

@@ -6,10 +6,13 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use grader::batch::{BatchOptions, StopFlag};
 use grader::build::BuildCache;
 use grader::grade::{grade, GradeOptions};
+use grader::gradebook::ManualGrades;
 use grader::load::{load_assignment, Assignment};
 use grader::report::{render_text, Report};
+use grader::roster::ArchiveCaps;
 
 /// The repository's root.
 pub fn repo() -> PathBuf {
@@ -34,6 +37,22 @@ pub fn assignment(id: &str) -> &'static Assignment {
 pub fn cache() -> BuildCache {
     static CACHE: OnceLock<tempfile::TempDir> = OnceLock::new();
     BuildCache::new(CACHE.get_or_init(|| tempfile::tempdir().unwrap()).path())
+}
+
+/// A batch of the whole class into `out`, graded with `grade`, two CPU slots, no hand grades.
+pub fn batch_options(out: &Path, grade: GradeOptions) -> BatchOptions {
+    BatchOptions {
+        out: out.to_owned(),
+        jobs: 2,
+        partition: None,
+        manual: ManualGrades::default(),
+        force: false,
+        only: Vec::new(),
+        stop: StopFlag::new(),
+        caps: ArchiveCaps::default(),
+        grade,
+        similarity: None,
+    }
 }
 
 /// Grades `fixtures/<assignment>/<name>` on every case, once per test binary: the tests that look at
