@@ -636,6 +636,26 @@ pub fn legal_plays(position: &Position, colour: Colour, dice: (u8, u8)) -> Vec<L
     generate(position, colour, dice).plays
 }
 
+/// Whether every legal play of `colour` with `dice` moves exactly two checkers: what
+/// `legal_plays(..).iter().all(|p| p.moves.len() == 2)` says, without listing the plays. With two
+/// different dice that is whether some checker move of one die leaves one of the other (a play uses
+/// as many dice as any sequence can): a few steps, where listing the plays hashes and sorts them.
+/// The referee asks it of every roll at every turn, to find the plain ones.
+///
+/// # Panics
+///
+/// When a die is not 1..=6.
+pub fn every_play_uses_two_dice(position: &Position, colour: Colour, dice: (u8, u8)) -> bool {
+    check_dice(dice);
+    if dice.0 == dice.1 {
+        return legal_plays(position, colour, dice).iter().all(|p| p.moves.len() == 2);
+    }
+    [(dice.0, dice.1), (dice.1, dice.0)].into_iter().any(|(first, second)| {
+        let steps = position.steps(colour, first);
+        steps.as_slice().iter().any(|(after, _)| after.steps(colour, second).len > 0)
+    })
+}
+
 fn generate(position: &Position, colour: Colour, dice: (u8, u8)) -> Generated {
     check_dice(dice);
     let mut found: HashMap<Position, Vec<CheckerMove>, FastBuild> = HashMap::default();
@@ -1128,6 +1148,44 @@ mod tests {
                 assert_eq!(check_play(&start, Colour::White, (b, a), &play.moves), Ok(play.result));
             }
         }
+    }
+
+    #[test]
+    fn whether_every_play_uses_two_dice_is_what_the_listed_plays_say() {
+        // Positions of random games, every roll from each, both sides.
+        let mut rng = crate::backgammon_ai::players::Rng::new(7);
+        let (mut yes, mut no) = (0, 0);
+        for game in 0..40 {
+            let mut position = Position::start();
+            let mut chooser = crate::backgammon_ai::players::RandomPlayer::new(game);
+            for turn in 0..400 {
+                let colour = if turn % 2 == 0 { Colour::White } else { Colour::Black };
+                for a in 1..=6 {
+                    for b in 1..=6 {
+                        let listed =
+                            legal_plays(&position, colour, (a, b)).iter().all(|p| p.moves.len() == 2);
+                        assert_eq!(
+                            every_play_uses_two_dice(&position, colour, (a, b)),
+                            listed,
+                            "{position} {a}-{b}"
+                        );
+                        if listed {
+                            yes += 1
+                        } else {
+                            no += 1
+                        }
+                    }
+                }
+                let roll = rng.roll();
+                let moves =
+                    crate::backgammon_ai::players::Player::choose(&mut chooser, &position, colour, roll);
+                position = check_play(&position, colour, roll, &moves).unwrap();
+                if game_result(&position).is_some() {
+                    break;
+                }
+            }
+        }
+        assert!(yes > 1000 && no > 1000, "both answers are tried often: {yes} and {no}");
     }
 
     #[test]

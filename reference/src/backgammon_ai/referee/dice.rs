@@ -2,7 +2,9 @@
 //! subtleties, and the rolls that put a side in the situation a legal-play case is about.
 
 use super::super::players::Rng;
-use super::super::rules::{game_result, legal_plays, CheckerMove, Colour, Point, Position, ResultKind};
+use super::super::rules::{
+    every_play_uses_two_dice, game_result, legal_plays, CheckerMove, Colour, Point, Position, ResultKind,
+};
 use super::Situation;
 
 /// The 21 distinct rolls, higher die first.
@@ -24,7 +26,7 @@ pub(super) fn home_points(position: &Position, colour: Colour) -> Vec<u8> {
 /// die that could bear a checker off while some are outside the home board, and no die larger than
 /// the highest home point. A program with a subtle rule wrong plays such a roll as a correct one does.
 pub(super) fn is_plain(position: &Position, colour: Colour, dice: (u8, u8)) -> bool {
-    if dice.0 == dice.1 || !legal_plays(position, colour, dice).iter().all(|p| p.moves.len() == 2) {
+    if dice.0 == dice.1 || !every_play_uses_two_dice(position, colour, dice) {
         return false;
     }
     let home = home_points(position, colour);
@@ -40,7 +42,7 @@ pub(super) fn is_plain(position: &Position, colour: Colour, dice: (u8, u8)) -> b
 /// plain (never a double: no game needs one to end).
 pub(super) fn plain_rolls(position: &Position, colour: Colour) -> Vec<(u8, u8)> {
     let singles: Vec<(u8, u8)> = all_rolls().into_iter().filter(|d| d.0 != d.1).collect();
-    let both_dice = |d: &(u8, u8)| legal_plays(position, colour, *d).iter().all(|p| p.moves.len() == 2);
+    let both_dice = |d: &(u8, u8)| every_play_uses_two_dice(position, colour, *d);
     for tier in 0..3 {
         let rolls: Vec<(u8, u8)> = singles
             .iter()
