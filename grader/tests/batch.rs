@@ -95,19 +95,6 @@ fn make_class(root: &Path) -> Vec<Student> {
     ]
 }
 
-/// A copy of an output folder, so that a test re-running into it does not race the others reading it.
-fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 fn options(out: &Path, partition: Option<Partition>, manual: ManualGrades) -> BatchOptions {
     BatchOptions { partition, manual, ..common::batch_options(out, GradeOptions::new(common::cache())) }
 }
@@ -244,7 +231,7 @@ fn a_rerun_reuses_every_record_and_writes_the_same_class_files() {
     let (root, out, students) = graded_class();
     let copy = tempfile::tempdir().unwrap();
     let rerun_out = copy.path().join("out");
-    copy_tree(out, &rerun_out);
+    common::copy_tree(out, &rerun_out);
     let outcome = batch::run_batch(
         common::assignment(ASSIGNMENT),
         root,
@@ -267,7 +254,7 @@ fn hand_grades_merge_into_the_gradebook_and_the_feedback_without_regrading() {
     .unwrap();
     let manual = ManualGrades::read(&manual_path, common::assignment(ASSIGNMENT)).unwrap();
     let graded_out = dir.path().join("out");
-    copy_tree(out, &graded_out);
+    common::copy_tree(out, &graded_out);
     let first =
         batch::run_batch(common::assignment(ASSIGNMENT), root, &options(&graded_out, None, manual.clone()))
             .unwrap();
@@ -313,7 +300,7 @@ fn hand_grades_are_kept_by_reruns_and_merges_until_replaced() {
             .to_owned()
     };
     let graded_out = dir.path().join("out");
-    copy_tree(out, &graded_out);
+    common::copy_tree(out, &graded_out);
     let first = grades("first.csv", "12345,style,7,first\n12345,survey,10\ncorrect,style,9\n");
     let outcome = batch::run_batch(assignment, root, &options(&graded_out, None, first)).unwrap();
     assert_eq!((outcome.hand_grades.given, outcome.hand_grades.kept), (3, 0));
@@ -361,7 +348,7 @@ fn a_hand_grade_for_no_student_of_the_class_is_refused_before_grading() {
     std::fs::write(&path, "id,category,points\n12345,style,7\nAda Lovelace,survey,10\n").unwrap();
     let manual = ManualGrades::read(&path, assignment).unwrap();
     let graded_out = dir.path().join("out");
-    copy_tree(out, &graded_out);
+    common::copy_tree(out, &graded_out);
     let err = batch::run_batch(assignment, root, &options(&graded_out, None, manual.clone()))
         .unwrap_err()
         .to_string();

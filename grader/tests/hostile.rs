@@ -29,8 +29,8 @@ fn expectations(level: Containment) -> BTreeMap<&'static str, Vec<Expect>> {
     let cgroups = level == Containment::Full;
     BTreeMap::from([
         ("assert", vec![Signal("SIGABRT")]),
-        // A spinning program meets its CPU limit (1 s) before the wall limit (2 s) only when it gets
-        // half a core: on a loaded machine (CI running two test binaries) the wall limit comes first.
+        // A spinning program meets its CPU limit (0.1 s) before the wall limit (0.3 s) only when it
+        // gets a third of a core: on a loaded machine the wall limit comes first.
         ("close-stdout-loop", vec![Limit(RunLimit::Cpu), Limit(RunLimit::Wall)]),
         ("connects-out", vec![Status(CaseStatus::Failed)]),
         // Both print a counter of their network namespace (see grader/tests/hidden_channels.rs).
@@ -117,19 +117,27 @@ const TWO_CASES: &[&str] = &["sysv-hog"];
 const NEEDS_NAMESPACES: &[&str] =
     &["connects-out", "reads-answers", "memfd-hog", "counter-reader", "counter-writer"];
 
+/// Programs that end at a time limit, whatever it is: graded under short ones, as each of their
+/// runs holds a CPU slot until then (one that sleeps, until it is seen idle after half a second) on
+/// every case at every level, which was most of the suite's time.
+const END_AT_A_TIME_LIMIT: &[&str] =
+    &["close-stdout-loop", "reads-stdin-then-blocks", "silent-loop", "sleeper"];
+
 /// The Trouble assignment with short time limits, so that the suite takes seconds per program.
 fn trouble_quickly(name: &str) -> Assignment {
     let mut assignment = common::assignment("trouble").clone();
-    // The fork bomb spins at its process limit until the wall limit: long enough to reach it under
-    // load, short enough for the suite.
-    let wall = match name {
-        _ if STOPPED_BY_THEIR_OWN_LIMIT.contains(&name) => 30,
-        "fork-bomb" => 6,
-        _ => 2,
+    // (wall, CPU) in milliseconds. The fork bomb spins at its process limit until a time limit: long
+    // enough to reach the process limit under load (it takes a few milliseconds of CPU), short
+    // enough for the suite.
+    let (wall, cpu) = match name {
+        _ if STOPPED_BY_THEIR_OWN_LIMIT.contains(&name) => (30_000, 1_000),
+        _ if END_AT_A_TIME_LIMIT.contains(&name) => (300, 100),
+        "fork-bomb" => (1_000, 200),
+        _ => (2_000, 1_000),
     };
     for case in &mut assignment.cases {
-        case.limits.wall = Duration::from_secs(wall);
-        case.limits.cpu = Duration::from_secs(1);
+        case.limits.wall = Duration::from_millis(wall);
+        case.limits.cpu = Duration::from_millis(cpu);
     }
     for recipe in assignment.builds.values_mut() {
         // The compile bomb needs gigabytes; a correct program needs a few dozen megabytes.
@@ -503,12 +511,27 @@ fn unprivileged_grader_is_contained_too() {
     // own, where the programs are to be graded in the sandboxes kept for a submission's runs.
     let home = tempfile::tempdir_in("/var/tmp").unwrap();
     std::os::unix::fs::chown(home.path(), Some(65534), Some(65534)).unwrap();
+    // The course's Trouble cases under the suite's short time limits (the fork bomb spins until
+    // one), readable by all as a checkout's are.
+    let cases = home.path().join("cases");
+    for folder in ["trouble", "common"] {
+        common::copy_tree(&common::repo().join("cases").join(folder), &cases.join(folder));
+    }
+    let toml = cases.join("trouble/assignment.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    assert!(text.contains("\nwall-seconds = 10\n") && text.contains("\ncpu-seconds = 2\n"), "{text}");
+    let quick = text
+        .replace("\nwall-seconds = 10\n", "\nwall-seconds = 2\n")
+        .replace("\ncpu-seconds = 2\n", "\ncpu-seconds = 0.5\n");
+    std::fs::write(&toml, quick).unwrap();
     // The grader run as `nobody`, in a home of its own, on a submission.
     let as_nobody = |args: &[&str], submission: std::path::PathBuf| {
         std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
             .args(args)
             .arg("--cache-dir")
             .arg(home.path().join("cache"))
+            .arg("--cases")
+            .arg(&cases)
             .arg(submission)
             .current_dir(home.path())
             .env("TMPDIR", home.path())
