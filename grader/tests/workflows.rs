@@ -187,7 +187,7 @@ fn a_students_workflow_checks_out_only_their_repository_and_grades_on_the_pack()
 /// pack --assignment trouble -o grader-pack`, and the workflow.
 fn template_repository(submission: &str) -> tempfile::TempDir {
     let template = tempfile::tempdir().unwrap();
-    actions::copy_tree(&common::repo().join("fixtures/trouble").join(submission), template.path());
+    common::copy_tree(&common::repo().join("fixtures/trouble").join(submission), template.path());
     let cases = common::repo().join("cases");
     let pack = Command::new(env!("CARGO_BIN_EXE_grader"))
         .args(["--cases", cases.to_str().unwrap(), "pack", "--assignment", "trouble", "-o", "grader-pack"])
@@ -299,7 +299,7 @@ fn course_repository() -> tempfile::TempDir {
     let course = tempfile::tempdir().unwrap();
     for (student, fixture) in [("ada", "correct"), ("brendan", "bug-land-on-own"), ("chen", "stub-functions")]
     {
-        actions::copy_tree(
+        common::copy_tree(
             &common::repo().join("fixtures/trouble").join(fixture),
             &course.path().join("submissions").join(student),
         );
@@ -315,7 +315,7 @@ fn course_repository() -> tempfile::TempDir {
 /// The private cases repository: the course's `cases/` folder.
 fn cases_repository() -> tempfile::TempDir {
     let cases = tempfile::tempdir().unwrap();
-    actions::copy_tree(&common::repo().join("cases"), &cases.path().join("cases"));
+    common::copy_tree(&common::repo().join("cases"), &cases.path().join("cases"));
     cases
 }
 

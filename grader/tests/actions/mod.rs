@@ -728,7 +728,7 @@ if [ -n "$out" ]; then cp "$file" "$out"; else cat "$file"; fi
                     }
                 };
                 checkouts.push(Checkout { repository: name.clone(), path: path.clone(), token });
-                copy_tree(&dir, &workspace.join(&path));
+                super::common::copy_tree(&dir, &workspace.join(&path));
                 (true, format!("checked out {name} into ./{path}"))
             }
             "actions/upload-artifact@v4" => {
@@ -761,7 +761,7 @@ if [ -n "$out" ]; then cp "$file" "$out"; else cat "$file"; fi
                 for path in &paths {
                     let rel = path.strip_prefix(&root).unwrap();
                     if path.is_dir() {
-                        copy_tree(path, &target.join(rel));
+                        super::common::copy_tree(path, &target.join(rel));
                     } else {
                         fs::create_dir_all(target.join(rel).parent().unwrap()).unwrap();
                         fs::copy(path, target.join(rel)).unwrap();
@@ -781,14 +781,14 @@ if [ -n "$out" ]; then cp "$file" "$out"; else cat "$file"; fi
                     if !names.contains(&name) {
                         return (false, format!("no artifact named {name}"));
                     }
-                    copy_tree(&self.artifact(&name), &into);
+                    super::common::copy_tree(&self.artifact(&name), &into);
                     return (true, format!("downloaded {name}"));
                 }
                 let pattern =
                     glob::Pattern::new(&input("pattern").unwrap_or_else(|| "*".to_owned())).unwrap();
                 let chosen: Vec<&String> = names.iter().filter(|n| pattern.matches(n)).collect();
                 for name in &chosen {
-                    copy_tree(&self.artifact(name), &into.join(name));
+                    super::common::copy_tree(&self.artifact(name), &into.join(name));
                 }
                 (true, format!("downloaded {chosen:?}"))
             }
@@ -866,17 +866,4 @@ fn combinations(job: &Job) -> Vec<BTreeMap<String, String>> {
             .collect();
     }
     all
-}
-
-/// Copies a folder's files into another (made if missing).
-pub fn copy_tree(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            fs::create_dir_all(&target).unwrap();
-        } else {
-            fs::copy(entry.path(), &target).unwrap();
-        }
-    }
 }

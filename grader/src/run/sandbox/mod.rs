@@ -3,9 +3,10 @@
 //! In a namespace sandbox the grader `clone`s a child into new user, mount, PID, network, IPC, UTS and
 //! cgroup namespaces (a root grader's kept sandboxes are born in their submission's network
 //! namespace instead, never another submission's: see `netns`). The child shares the grader's memory
-//! (`CLONE_VM`) on a stack of its own, so that no run copies the grader's page tables. That child is PID 1 of its namespace: it builds a root on a size-limited
-//! tmpfs (mounted over `/sys` in its own mount namespace) with the system directories bound read-only
-//! and the run's own paths ([`Mount`]) bound at their own paths, and `pivot_root`s into it. Then it
+//! (`CLONE_VM`) on a stack of its own, so that no run copies the grader's page tables. That child is
+//! PID 1 of its namespace: it builds a root on a size-limited tmpfs (mounted over `/sys` in its own
+//! mount namespace) with the system directories bound read-only and the run's own paths ([`Mount`])
+//! bound at their own paths, and `pivot_root`s into it. Then it
 //! says it is ready over a status pipe and waits for the grader's word (the grader takes a CPU slot
 //! first), forks the program as an unprivileged user (inside uid 1000; outside the grader's uid, or
 //! `nobody` when the grader is root), reaps everything, and reports the program's end. When PID 1
