@@ -117,6 +117,10 @@ pub struct BatchInfo {
     /// outputs of older graders, and in a merge of shares graded from different folders.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub root: Option<PathBuf>,
+    /// The assignment's folder (absolute), where `export` finds its rubric again when the class was
+    /// graded with `--assignment PATH` rather than an id under the cases folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assignment_dir: Option<PathBuf>,
 }
 
 /// How to grade a class.
@@ -384,6 +388,7 @@ pub fn run_batch(
         roster: roster_ids,
         grader_version: env!("CARGO_PKG_VERSION").to_owned(),
         root: std::path::absolute(root).ok().map(|r| r.canonicalize().unwrap_or(r)),
+        assignment_dir: Some(assignment.dir.clone()),
     };
     write_atomic(&info_path, &serde_json::to_vec_pretty(&info).expect("serialisable"))?;
 
@@ -716,6 +721,7 @@ pub fn merge(
             .first()
             .and_then(|first| first.root.clone())
             .filter(|r| infos.iter().all(|i| i.root.as_ref() == Some(r))),
+        assignment_dir: Some(assignment.dir.clone()),
     };
     write_atomic(&out.join(BATCH_FILE), &serde_json::to_vec_pretty(&info).expect("serialisable"))?;
     Ok(MergeOutcome { students: book.students.len(), missing, missing_partitions, hand_grades })

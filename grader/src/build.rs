@@ -69,13 +69,14 @@ pub enum BuildError {
         /// The file.
         path: PathBuf,
     },
-    /// A build command names a program that is not installed.
-    #[error("`{program}` is not installed (or not on PATH)")]
+    /// A build or run command names a program this machine cannot run in a sandbox: not installed,
+    /// or installed only where a sandbox cannot see it (a version manager's shim in a home folder).
+    #[error("`{program}` is {why}")]
     NotFound {
         /// The program named by the recipe.
         program: String,
-        /// What the search said.
-        source: which::Error,
+        /// What the search found.
+        why: run::Located,
     },
     /// The compiler could not be started at all.
     #[error("cannot run the build command `{command}`")]
@@ -433,6 +434,29 @@ pub fn build(
     cache: &BuildCache,
     containment: Containment,
 ) -> Result<Build, BuildError> {
+    let planned;
+    let recipe = match &recipe.language {
+        None => recipe,
+        Some(language) => match plan_language(recipe, language, submission) {
+            Ok(concrete) => {
+                planned = concrete;
+                &planned
+            }
+            // No language or entry point to be found is the submission's build error.
+            Err(message) => {
+                return Ok(Build {
+                    recipe: recipe.name.clone(),
+                    ok: false,
+                    log: format!("{message}\n"),
+                    cached: false,
+                    duration: Duration::ZERO,
+                    run_argv: Vec::new(),
+                    run_env: BTreeMap::new(),
+                    run_mounts: Vec::new(),
+                })
+            }
+        },
+    };
     let cache_err = |path: &Path| {
         let path = path.to_owned();
         move |source| BuildError::Cache { path, source }
@@ -450,8 +474,8 @@ pub fn build(
         if let Some(program) = argv.first_mut() {
             if !Path::new(program).is_absolute() && !program.to_string_lossy().contains('/') {
                 let name = program.to_string_lossy().into_owned();
-                let found =
-                    which::which(&name).map_err(|source| BuildError::NotFound { program: name, source })?;
+                let found = run::locate_program(&name, containment)
+                    .map_err(|why| BuildError::NotFound { program: name, why })?;
                 *program = found.into_os_string();
             }
         }
@@ -471,7 +495,8 @@ pub fn build(
 
     // What the machine lacks is said first: a missing JDK is not a student's build error.
     for program in &recipe.requires {
-        which::which(program).map_err(|source| BuildError::NotFound { program: program.clone(), source })?;
+        run::locate_program(program, containment)
+            .map_err(|why| BuildError::NotFound { program: program.clone(), why })?;
     }
     run_argv(&final_dir)?;
 
@@ -542,8 +567,13 @@ pub fn build(
     // The submission's own files are the compilers' input, not the program's: readable by the
     // grader alone from now on (a program of another student could otherwise read them by path),
     // unless the recipe runs one of them.
-    let run_names =
-        |file: &SourceFile| recipe.run.iter().any(|arg| arg.ends_with(&format!("/{}", file.name)));
+    let interpreted = recipe.language.is_some_and(|_| {
+        crate::languages::detect(&submission.files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>())
+            .is_ok_and(crate::languages::Language::interpreted)
+    });
+    let run_names = |file: &SourceFile| {
+        interpreted || recipe.run.iter().any(|arg| arg.ends_with(&format!("/{}", file.name)))
+    };
     for file in submission.files.iter().filter(|file| !run_names(file)) {
         run::keep_from_programs(&work.path().join(&file.name)).map_err(cache_err(work.path()))?;
     }
@@ -561,6 +591,33 @@ pub fn build(
         duration: started.elapsed(),
         run_argv: run_argv(&final_dir)?,
         run_env: run_env(&final_dir),
+    })
+}
+
+/// A language recipe made concrete for a submission's files: its commands, run line and the tools
+/// they need (a missing one is then the machine's error, said before anything is built).
+fn plan_language(
+    recipe: &BuildRecipe,
+    language: &crate::languages::LanguageRecipe,
+    submission: &Submission,
+) -> Result<BuildRecipe, String> {
+    let sources: Vec<crate::languages::Source> = submission
+        .files
+        .iter()
+        .map(|f| crate::languages::Source { name: &f.name, content: &f.content })
+        .collect();
+    let plan = language.plan(&sources)?;
+    let mut requires = recipe.requires.clone();
+    requires.extend(plan.language.tools().iter().map(|t| (*t).to_owned()));
+    Ok(BuildRecipe {
+        name: recipe.name.clone(),
+        commands: plan.commands,
+        run: plan.run,
+        env: recipe.env.clone(),
+        limits: recipe.limits.clone(),
+        requires,
+        // Kept: the cache key and the readable sources follow from it.
+        language: Some(*language),
     })
 }
 
@@ -590,8 +647,11 @@ fn compile(
             Err(message) => return Ok((false, message, BuildEnd::Exited)),
         };
         // The runner wants an absolute program path; recipes name compilers as a shell would.
-        let program = which::which(&argv[0])
-            .map_err(|source| BuildError::NotFound { program: command[0].clone(), source })?;
+        let program = match Path::new(&argv[0]).is_absolute() {
+            true => PathBuf::from(&argv[0]),
+            false => run::locate_program(&argv[0].to_string_lossy(), containment)
+                .map_err(|why| BuildError::NotFound { program: command[0].clone(), why })?,
+        };
         argv[0] = program.into_os_string();
         let mut mounts = vec![Mount { path: placeholders.build.clone(), writable: true }];
         mounts.extend(

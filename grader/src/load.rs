@@ -16,6 +16,7 @@ use crate::run::Limits;
 
 mod case;
 mod files;
+pub mod package;
 mod settings;
 mod source;
 
@@ -130,6 +131,10 @@ pub struct BuildRecipe {
     /// a missing one is the grading machine's problem, said before anything is built, never a
     /// build error of the student's.
     pub requires: Vec<String>,
+    /// Built as a judge builds this language (`language = "python3"` in `assignment.toml`, or any
+    /// language by its file endings for a problem package): `commands`, `run` and `requires` are
+    /// then planned for each submission's files (see [`crate::languages`]).
+    pub language: Option<crate::languages::LanguageRecipe>,
 }
 
 /// A run made once per grading to learn something about the submission and show it in the report,
@@ -159,6 +164,9 @@ pub struct Category {
     pub manual: bool,
     /// An optional part (extra credit): its points add to a score but not to the maximum.
     pub bonus: bool,
+    /// All or nothing: its points only when every case of it passes (a problem package's test
+    /// group with `pass-fail` or `min` aggregation); else each case earns its share.
+    pub all_or_nothing: bool,
 }
 
 /// One validated case.
@@ -199,6 +207,19 @@ pub struct Case {
     pub referee: Option<Referee>,
     /// Its input and expected transcript, read once (see [`Case::sidecars`]).
     pub sidecars: SidecarsOnce,
+    /// For a test case of a problem package: its files and what the package says of it.
+    pub package: Option<PackageCase>,
+}
+
+/// A test case of a problem package: `<name>.in` and `<name>.ans`, not our sidecars.
+#[derive(Debug, Clone)]
+pub struct PackageCase {
+    /// The input, piped to the program.
+    pub input: PathBuf,
+    /// The judge's answer, given to the output validator.
+    pub answer: PathBuf,
+    /// The problem's time limit, held to exactly (the kernel's CPU limit counts whole seconds).
+    pub time_limit: Duration,
 }
 
 /// The referee of an interactive case, shared by the threads that grade it.
@@ -227,14 +248,20 @@ impl Case {
         Ok(self.sidecars.0.get_or_init(|| read).clone())
     }
 
-    /// The `.stdin` sidecar beside the case file.
+    /// The `.stdin` sidecar beside the case file (a package's `.in`).
     pub fn stdin_path(&self) -> PathBuf {
-        self.path.with_extension("stdin")
+        match &self.package {
+            Some(package) => package.input.clone(),
+            None => self.path.with_extension("stdin"),
+        }
     }
 
-    /// The `.stdout` sidecar (the expected transcript) beside the case file.
+    /// The `.stdout` sidecar (the expected transcript) beside the case file (a package's `.ans`).
     pub fn stdout_path(&self) -> PathBuf {
-        self.path.with_extension("stdout")
+        match &self.package {
+            Some(package) => package.answer.clone(),
+            None => self.path.with_extension("stdout"),
+        }
     }
 
     /// The `.env` sidecar (`KEY=VALUE` lines) beside the case file, present when a scenario sets any.
@@ -325,6 +352,11 @@ pub struct Assignment {
     /// read when the assignment is loaded, named relative to its folder. `grader similarity` takes
     /// none of it as evidence.
     pub similarity_base: SimilarityBase,
+    /// What loading found doubtful but not wrong (an unknown key of `problem.yaml`), for the
+    /// command line to show.
+    pub warnings: Vec<String>,
+    /// For a problem package: what it is beyond the rubric.
+    pub package: Option<package::PackageInfo>,
 }
 
 /// `[similarity] base` as loaded: the files, or the first that could not be read. Only comparing
@@ -356,19 +388,84 @@ impl SimilarityBase {
 }
 
 impl Assignment {
+    /// Writes what loading found doubtful (see [`Assignment::warnings`]), one `warning:` line each.
+    pub fn write_warnings(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
+        for warning in &self.warnings {
+            writeln!(out, "warning: {warning}")?;
+        }
+        Ok(())
+    }
+
     /// The category with this id.
     pub fn category(&self, id: &str) -> Option<&Category> {
         self.categories.iter().find(|c| c.id == id)
     }
 }
 
-/// Ids of the assignments under a cases root (folders holding an `assignment.toml`), sorted.
+/// The heap a JVM may take under a run's memory limit of `memory_mb`: three quarters, the rest for
+/// the JVM itself (its code, threads and collector).
+pub fn heap_mb(memory_mb: u64) -> u64 {
+    (memory_mb * 3 / 4).max(16)
+}
+
+/// Whether a folder is an assignment: it holds an `assignment.toml` or a `problem.yaml`.
+pub fn is_assignment_folder(dir: &Path) -> bool {
+    dir.join(ASSIGNMENT_FILE).is_file() || dir.join(package::PROBLEM_FILE).is_file()
+}
+
+/// Loads the assignment a command names: an id under the cases root, or a path to a folder that
+/// holds an `assignment.toml` or a problem package's `problem.yaml` (anywhere: `./connect4`,
+/// `~/course/hello`). A name with a `/`, or one that is no id under the root but a folder here, is
+/// a path.
+pub fn load(root: &Path, name: &str) -> Result<Assignment, LoadError> {
+    let path = Path::new(name);
+    let under_root = !name.contains('/') && is_assignment_folder(&root.join(name));
+    if under_root || !(name.contains('/') || path.is_dir()) {
+        return load_assignment(root, name);
+    }
+    load_folder(path)
+}
+
+/// Loads the assignment in a folder: a problem package when it holds `problem.yaml` (with the
+/// course's `assignment.toml` beside it, if any), else its `assignment.toml`.
+pub fn load_folder(dir: &Path) -> Result<Assignment, LoadError> {
+    if dir.join(package::PROBLEM_FILE).is_file() {
+        return package::load_package(dir);
+    }
+    if dir.join(ASSIGNMENT_FILE).is_file() {
+        let dir = dir.canonicalize().map_err(|source| LoadError::Io { path: dir.to_owned(), source })?;
+        let (Some(root), Some(id)) = (dir.parent(), dir.file_name()) else {
+            return Err(LoadError::Invalid {
+                path: dir.clone(),
+                line: None,
+                message: "an assignment folder cannot be the root of the file system".to_owned(),
+            });
+        };
+        return load_assignment(root, &id.to_string_lossy());
+    }
+    Err(LoadError::Invalid {
+        path: dir.to_owned(),
+        line: None,
+        message: if dir.is_dir() {
+            format!(
+                "the folder holds neither {ASSIGNMENT_FILE} nor {} (an assignment or a problem package)",
+                package::PROBLEM_FILE
+            )
+        } else {
+            "no such folder (an assignment is an id under the cases folder, or the path of its folder)"
+                .to_owned()
+        },
+    })
+}
+
+/// Ids of the assignments under a cases root (folders holding an `assignment.toml` or a problem
+/// package's `problem.yaml`), sorted.
 pub fn assignment_ids(root: &Path) -> Result<Vec<String>, LoadError> {
     let entries =
         std::fs::read_dir(root).map_err(|source| LoadError::Io { path: root.to_owned(), source })?;
     let mut ids: Vec<String> = entries
         .filter_map(Result::ok)
-        .filter(|e| e.path().join(ASSIGNMENT_FILE).is_file())
+        .filter(|e| is_assignment_folder(&e.path()))
         .filter_map(|e| e.file_name().into_string().ok())
         .collect();
     ids.sort();
@@ -379,6 +476,9 @@ pub fn assignment_ids(root: &Path) -> Result<Vec<String>, LoadError> {
 pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
     let dir = root.join(id);
     let path = dir.join(ASSIGNMENT_FILE);
+    if dir.join(package::PROBLEM_FILE).is_file() {
+        return package::load_package(&dir);
+    }
     if !path.is_file() {
         let known = assignment_ids(root).unwrap_or_default().join(", ");
         return Err(LoadError::UnknownAssignment { id: id.to_owned(), root: root.to_owned(), known });
@@ -402,9 +502,41 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
     }
 
     let mut builds: BTreeMap<String, BuildRecipe> = BTreeMap::new();
+    let assignment_memory =
+        file.limits.memory_mb.as_ref().map_or(Limits::default().memory_bytes >> 20, |m| *m.get_ref());
     for (name, b) in file.builds {
-        let limits = limits_from(&source, &LimitsFile::default(), &b.limits, &Limits::compiler())?;
+        let mut compiler = Limits::compiler();
+        let language = match &b.language {
+            None => None,
+            Some(code) => {
+                let choice = match code.get_ref().as_str() {
+                    "any" => crate::languages::Choice::ByExtension,
+                    other => crate::languages::Choice::Only(
+                        crate::languages::Language::from_code(other).ok_or_else(|| {
+                            let known: Vec<&str> =
+                                crate::languages::Language::ALL.iter().map(|l| l.code()).collect();
+                            source.error_at(
+                                code.span(),
+                                format!("unknown language `{other}` (known: {}, or `any`)", known.join(", ")),
+                            )
+                        })?,
+                    ),
+                };
+                if !b.commands.is_empty() || !b.run.is_empty() {
+                    return Err(source.error_at(
+                        code.span(),
+                        format!("build `{name}` names a language and commands: give one or the other"),
+                    ));
+                }
+                // A JVM's or Node's threads, and their reservations of address space.
+                compiler.processes = 256;
+                compiler.address_space_limit = false;
+                Some(crate::languages::LanguageRecipe { choice, heap_mb: heap_mb(assignment_memory) })
+            }
+        };
+        let limits = limits_from(&source, &LimitsFile::default(), &b.limits, &compiler)?;
         let recipe = BuildRecipe {
+            language,
             name: name.clone(),
             commands: b.commands,
             run: b.run,
@@ -414,8 +546,8 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         };
         builds.insert(name, recipe);
     }
-    for recipe in builds.values() {
-        if recipe.run.is_empty() || recipe.commands.iter().any(Vec::is_empty) {
+    for recipe in builds.values().filter(|r| r.language.is_none()) {
+        if recipe.run.is_empty() || recipe.commands.is_empty() || recipe.commands.iter().any(Vec::is_empty) {
             return Err(LoadError::Invalid {
                 path: path.clone(),
                 line: None,
@@ -462,6 +594,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
             points: *c.points.get_ref(),
             manual: c.manual,
             bonus: bonus.is_some(),
+            all_or_nothing: false,
         });
     }
 
@@ -512,6 +645,8 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         cases: Vec::new(),
         late_penalty,
         similarity_base,
+        warnings: Vec::new(),
+        package: None,
     };
 
     for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {

@@ -395,7 +395,14 @@ pub fn write_student_pack(
     out: &Path,
     force: bool,
 ) -> Result<StudentPack, PackError> {
-    let assignment = load::load_assignment(cases_root, id)?;
+    let assignment = load::load(cases_root, id)?;
+    if assignment.package.is_some() {
+        return Err(PackError::Verify {
+            id: assignment.id.clone(),
+            message: "student packs of problem packages are not made yet: hand out data/sample as it is"
+                .to_owned(),
+        });
+    }
     let common = uses_common(&assignment).then(|| common_dir(&assignment)).filter(|dir| dir.is_dir());
     refuse_inside(out, &[assignment.dir.clone(), common_dir(&assignment)])?;
     if out.exists() {

@@ -74,6 +74,9 @@ pub struct Report {
     pub categories: Vec<CategoryReport>,
     /// Every case run (or not run), in case order.
     pub cases: Vec<CaseReport>,
+    /// For a problem package: its time limit and the judge's verdict on the whole submission.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<PackageReport>,
 }
 
 impl Report {
@@ -347,6 +350,74 @@ pub struct CaseReport {
     /// too, so that no game is left out of a report silently.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub game_ends: Vec<GameEnd>,
+    /// For a test case of a problem package: the judge's verdict, as the format names it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<JudgeVerdict>,
+}
+
+/// What a report of a problem package's grading adds: the limit every run had, and the verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PackageReport {
+    /// CPU seconds each run may use.
+    pub time_limit_seconds: f64,
+    /// Where the time limit comes from: `problem.yaml`, `.timelimit`, or the grader's default.
+    pub time_limit_source: String,
+    /// The submission's verdict: accepted when every case that ran is, else the worst case verdict
+    /// (JE, CE, RTE, TLE, WA, in that order, as the format's default grader says).
+    pub verdict: JudgeVerdict,
+}
+
+impl PackageReport {
+    /// The worst of the cases' verdicts (AC when all are, or none ran).
+    pub fn verdict_of(cases: &[CaseReport]) -> JudgeVerdict {
+        let rank = |v: JudgeVerdict| match v {
+            JudgeVerdict::JE => 0,
+            JudgeVerdict::CE => 1,
+            JudgeVerdict::RTE => 2,
+            JudgeVerdict::TLE => 3,
+            JudgeVerdict::WA => 4,
+            JudgeVerdict::AC => 5,
+        };
+        cases.iter().filter_map(|c| c.verdict).min_by_key(|v| rank(*v)).unwrap_or(JudgeVerdict::AC)
+    }
+}
+
+/// A judge's verdict on one test case, in the problem package format's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum JudgeVerdict {
+    /// Accepted.
+    AC,
+    /// Wrong answer.
+    WA,
+    /// Time limit exceeded.
+    TLE,
+    /// Run-time error: a crash, a non-zero exit status, or a memory or output limit.
+    RTE,
+    /// The submission did not compile.
+    CE,
+    /// The grader could not judge (never the submission's fault).
+    JE,
+}
+
+impl JudgeVerdict {
+    /// The verdict of a case's status; `exit_code` is the program's own status when it exited.
+    pub fn of(status: CaseStatus, exit_code: Option<i32>) -> JudgeVerdict {
+        match status {
+            CaseStatus::Passed => JudgeVerdict::AC,
+            CaseStatus::Failed if exit_code.is_some_and(|c| c != 0) => JudgeVerdict::RTE,
+            CaseStatus::Failed => JudgeVerdict::WA,
+            CaseStatus::Timeout => JudgeVerdict::TLE,
+            CaseStatus::Crashed | CaseStatus::OutputLimit | CaseStatus::LimitExceeded => JudgeVerdict::RTE,
+            CaseStatus::BuildError => JudgeVerdict::CE,
+            CaseStatus::Error => JudgeVerdict::JE,
+        }
+    }
+}
+
+impl std::fmt::Display for JudgeVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self, f)
+    }
 }
 
 /// How one game (one program start) of an interactive case ended.

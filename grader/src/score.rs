@@ -34,7 +34,12 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
     let extent = if stops_at_end_of_input { Extent::Whole } else { Extent::MayContinue };
     let comparison = compare::compare(expected, &outcome.stdout, &case.compare, extent);
 
-    let (status, problem) = match &outcome.termination {
+    // A package's time limit is held to exactly: the kernel's CPU limit counts whole seconds.
+    let over_time = case.package.as_ref().is_some_and(|p| outcome.cpu_time > p.time_limit)
+        && !matches!(outcome.termination, Termination::Killed { .. });
+    let termination =
+        if over_time { Termination::Killed { limit: Limit::Cpu } } else { outcome.termination.clone() };
+    let (status, problem) = match &termination {
         Termination::Exited(0) => (CaseStatus::Failed, None),
         Termination::Exited(code) => (CaseStatus::Failed, Some(format!("exited with status {code}"))),
         Termination::Signaled { name, .. } => (CaseStatus::Crashed, Some(format!("crashed with {name}"))),
@@ -42,10 +47,8 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
     };
 
     // Exhausting the machine is a failure wherever it happens.
-    let abusive = matches!(
-        outcome.termination,
-        Termination::Killed { limit: Limit::Memory | Limit::Processes | Limit::Disk }
-    );
+    let abusive =
+        matches!(termination, Termination::Killed { limit: Limit::Memory | Limit::Processes | Limit::Disk });
     let forgiven = !stops_at_end_of_input && comparison.matched && !abusive;
     if comparison.matched && (problem.is_none() || forgiven) {
         let mut notes = Vec::new();
@@ -78,6 +81,9 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
         (Some(p), true) => notes.push(format!("the output was right but the program {p}")),
         (Some(p), false) => notes.push(p),
         (None, _) => {}
+    }
+    if let Some(message) = comparison.validator_message.as_ref().filter(|_| !comparison.matched) {
+        notes.push(message.clone());
     }
     if let Some(partial) = comparison.partial.as_ref().filter(|_| credit > 0.0) {
         notes.push(partial_note(partial, &comparison, credit));
@@ -266,6 +272,7 @@ mod tests {
             env: BTreeMap::new(),
             referee: None,
             sidecars: Default::default(),
+            package: None,
         }
     }
 
@@ -404,7 +411,14 @@ mod tests {
     }
 
     fn category(id: &str, points: f64, bonus: bool) -> crate::load::Category {
-        crate::load::Category { id: id.into(), title: id.into(), points, manual: false, bonus }
+        crate::load::Category {
+            id: id.into(),
+            title: id.into(),
+            points,
+            manual: false,
+            bonus,
+            all_or_nothing: false,
+        }
     }
 
     fn assignment(categories: Vec<crate::load::Category>, cases: Vec<Case>) -> Assignment {
@@ -421,6 +435,8 @@ mod tests {
             cases,
             late_penalty: None,
             similarity_base: crate::load::SimilarityBase::default(),
+            warnings: Vec::new(),
+            package: None,
         }
     }
 

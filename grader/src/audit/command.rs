@@ -73,7 +73,8 @@ pub fn run(
     containment: Containment,
     accept_readable_cases: bool,
 ) -> anyhow::Result<u8> {
-    let assignment = load::load_assignment(cases, &args.assignment)?;
+    let assignment = load::load(cases, &args.assignment)?;
+    let _ = assignment.write_warnings(&mut anstream::stderr());
     // The README's marks first: a malformed one fails before anything is built (`--list` too).
     let marks = super::marks::Marks::read(&assignment)?;
     if let Some(out) = &args.out {

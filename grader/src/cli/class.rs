@@ -165,7 +165,7 @@ pub(super) fn batch(
     let BatchArgs { root, assignment, out, jobs, partition, manual, force, only, cache_dir, similarity } =
         args;
     out_folder(&out)?;
-    let assignment = load::load_assignment(cases, &assignment)?;
+    let assignment = super::load_assignment(cases, &assignment)?;
     if similarity {
         // Refused before the class is graded, not after.
         assignment.similarity_base.files()?;
@@ -251,7 +251,7 @@ pub(super) fn batch(
 pub(super) fn similarity(cases: &Path, args: SimilarityArgs) -> anyhow::Result<u8> {
     let SimilarityArgs { class, assignment, out, kgram, window, max_share, look_at } = args;
     out_folder(&out)?;
-    let assignment = load::load_assignment(cases, &assignment)?;
+    let assignment = super::load_assignment(cases, &assignment)?;
     assignment.similarity_base.files()?;
     let root = class_root(&class, &assignment.id)?;
     crate::batch::refuse_out_inside(&root, &out).map_err(batch_error)?;
@@ -337,7 +337,7 @@ fn class_root(class: &Path, assignment: &str) -> anyhow::Result<PathBuf> {
 pub(super) fn merge(cases: &Path, args: MergeArgs) -> anyhow::Result<u8> {
     let MergeArgs { folders, assignment, out, manual } = args;
     out_folder(&out)?;
-    let assignment = load::load_assignment(cases, &assignment)?;
+    let assignment = super::load_assignment(cases, &assignment)?;
     let manual = read_manual(manual.as_deref(), &assignment)?;
     let outcome = crate::batch::merge(&assignment, &folders, &out, &manual).map_err(batch_error)?;
     let mut err = anstream::stderr();
@@ -377,7 +377,11 @@ pub(super) fn export(cases: &Path, args: ExportArgs) -> anyhow::Result<u8> {
         .ok_or_else(|| {
             UsageError(format!("{} is not a batch's output (no readable batch.json)", class.display()))
         })?;
-    let assignment = load::load_assignment(cases, &info.assignment)?;
+    // The folder it was graded from, else the id under the cases folder.
+    let assignment = match info.assignment_dir.as_deref().filter(|d| load::is_assignment_folder(d)) {
+        Some(dir) => load::load_folder(dir)?,
+        None => super::load_assignment(cases, &info.assignment)?,
+    };
     if let Some(out) = &out {
         out_folder(out)?;
     }

@@ -158,6 +158,16 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Grade every example submission of an assignment and check each against what its folder
+    /// promises: a problem package's `submissions/<verdict>/`, else `fixtures/<id>/` (`correct` full
+    /// marks, `bug-*` below). Exits 1 when one does not keep its promise.
+    Verify {
+        /// Assignment id, or the path of its folder (a problem package, an assignment.toml).
+        assignment: String,
+        /// Build cache folder.
+        #[arg(long, value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
+    },
     /// Say how well this machine can contain student programs, and how to get more.
     Doctor,
     /// List assignments, their rubric categories and their cases.
@@ -202,7 +212,7 @@ enum Command {
 }
 
 /// Which cases run and how much the text report says.
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 struct Selection {
     /// Run only the cases whose id matches this pattern (`game/*`, `movePiece/capture-at-start`); repeatable.
     #[arg(long = "case", id = "case", value_name = "PATTERN", value_parser = parse_case_pattern)]
@@ -432,6 +442,21 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Audit(args) => crate::audit::command::run(&cases, args, level()?, cli.accept_readable_cases),
         Command::Bless { assignment, check } => bless(&cases, assignment.as_deref(), check),
         Command::List { assignment } => list(&cases, assignment.as_deref()),
+        Command::Verify { assignment, cache_dir } => {
+            let assignment = load_assignment(&cases, &assignment)?;
+            let selection = Selection::default();
+            let options = grade_options(false, cache_dir, level()?, &selection, cli.accept_readable_cases);
+            let checked = crate::verify::verify(&assignment, &options)?;
+            if checked.is_empty() {
+                return Err(UsageError(format!(
+                    "`{}` has no example submissions (submissions/<verdict>/ in its folder, or fixtures/{}/)",
+                    assignment.id, assignment.id
+                ))
+                .into());
+            }
+            emit(&crate::verify::render(&checked), None)?;
+            Ok(if checked.iter().all(|c| c.outcome.is_ok()) { EXIT_OK } else { EXIT_FAILED })
+        }
         Command::Pack { assignment, output, force } => {
             let pack = crate::pack::write_student_pack(&cases, &assignment, &output, force)
                 .map_err(publish_error)?;
@@ -540,6 +565,15 @@ fn grade_options(
     }
 }
 
+/// Loads the assignment a command names (an id under the cases folder, or a folder's path) and
+/// says on stderr what loading found doubtful.
+pub(crate) fn load_assignment(cases: &Path, name: &str) -> Result<load::Assignment, LoadError> {
+    let assignment = load::load(cases, name)?;
+    // Warnings are worth no failure of their own: a closed stderr loses them.
+    let _ = assignment.write_warnings(&mut anstream::stderr());
+    Ok(assignment)
+}
+
 /// Grades one submission; `for_student` words a wrong folder for the student who uploaded it (a
 /// Gradescope grading) rather than for the instructor at the command line.
 fn grade_one(
@@ -549,7 +583,7 @@ fn grade_one(
     options: GradeOptions,
     for_student: bool,
 ) -> anyhow::Result<Report> {
-    let assignment = load::load_assignment(cases, assignment)?;
+    let assignment = load_assignment(cases, assignment)?;
     if !submission.exists() {
         return Err(UsageError(format!("no submission at {}", submission.display())).into());
     }
@@ -712,8 +746,9 @@ fn selected_ids(cases: &Path, assignment: Option<&str>) -> anyhow::Result<Vec<St
 fn bless(cases: &Path, assignment: Option<&str>, check: bool) -> anyhow::Result<u8> {
     let mut out = anstream::stdout();
     let mut stale_total = 0;
-    for id in selected_ids(cases, assignment)? {
-        let assignment = load::load_assignment(cases, &id)?;
+    for name in selected_ids(cases, assignment)? {
+        let assignment = load_assignment(cases, &name)?;
+        let id = &assignment.id;
         let outcome = crate::bless::bless(&assignment, check)?;
         for path in &outcome.stale {
             let verb = if check { "stale" } else { "wrote" };
@@ -737,8 +772,8 @@ fn bless(cases: &Path, assignment: Option<&str>, check: bool) -> anyhow::Result<
 
 fn list(cases: &Path, assignment: Option<&str>) -> anyhow::Result<u8> {
     let mut out = anstream::stdout();
-    for id in selected_ids(cases, assignment)? {
-        let a = load::load_assignment(cases, &id)?;
+    for name in selected_ids(cases, assignment)? {
+        let a = load_assignment(cases, &name)?;
         let handout = a.handout.as_deref().map(|h| format!(" (handout {h})")).unwrap_or_default();
         writeln!(out, "{}  {}{handout}", a.id, a.title)?;
         for c in &a.categories {

@@ -16,6 +16,9 @@ mod forgiven;
 mod lines;
 #[cfg(test)]
 mod tests;
+mod tokens;
+
+pub use tokens::TokenRules;
 
 use serde::{Deserialize, Serialize};
 
@@ -132,6 +135,9 @@ pub struct CompareSpec {
     /// One more rung of that ladder: rewrites that reduce both outputs to what the case grades (a board
     /// drawn with labels and borders to its rows of symbols), at a cost.
     pub lenient_rewrite: Option<LenientRewrite>,
+    /// A problem package's default output validator: the output is accepted or not token by token,
+    /// and everything above is left aside (a line diff still shows where it departs).
+    pub tokens: Option<TokenRules>,
 }
 
 /// A costly rewrite: a presentation error the rubric names. Its rules are applied to every line of
@@ -159,6 +165,7 @@ impl Default for CompareSpec {
             hunk_cost: DEFAULT_HUNK_COST,
             lenient: Vec::new(),
             lenient_rewrite: None,
+            tokens: None,
         }
     }
 }
@@ -285,6 +292,10 @@ pub struct Comparison {
     pub diff: Option<String>,
     /// Lines of the expected transcript under the free normalisations.
     pub expected_lines: usize,
+    /// Why a validator rejected the output, in its words (the default validator's first differing
+    /// token, a custom validator's `judgemessage.txt`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validator_message: Option<String>,
 }
 
 impl Comparison {
@@ -320,7 +331,11 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
         divergence: None,
         diff: None,
         expected_lines,
+        validator_message: None,
     };
+    if let Some(rules) = &spec.tokens {
+        return compare_tokens(expected, actual, rules, extent, exact);
+    }
     let free = Reading { norms: spec.normalize.clone(), rewrite: false };
     let expected_bytes = expected;
     let expected = String::from_utf8_lossy(expected);
@@ -371,6 +386,7 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
                 divergence,
                 diff,
                 expected_lines,
+                validator_message: None,
             };
         }
         rungs.push(Rung { leniency: leniency.clone(), rewrite: reading.rewrite, credit, attempt });
@@ -408,6 +424,42 @@ pub fn compare(expected: &[u8], actual: &[u8], spec: &CompareSpec, extent: Exten
         divergence,
         diff,
         expected_lines,
+        validator_message: None,
+    }
+}
+
+/// The default validator's verdict, with a line diff (whitespace runs, blank lines and, unless the
+/// rules count it, letter case ignored) to show where the output departs.
+fn compare_tokens(
+    expected: &[u8],
+    actual: &[u8],
+    rules: &TokenRules,
+    extent: Extent,
+    exact: impl Fn(usize) -> Comparison,
+) -> Comparison {
+    let mut norms = vec![Normalization::WhitespaceRuns, Normalization::BlankLines];
+    if !rules.case_sensitive {
+        norms.push(Normalization::Case);
+    }
+    let reading = Reading { norms, rewrite: false };
+    let spec = CompareSpec::default();
+    let expected_text = String::from_utf8_lossy(expected);
+    let Some((divergence, message)) = tokens::judge(expected, actual, rules) else {
+        return exact(Lines::count(&expected_text, &reading, &spec));
+    };
+    let actual_text = String::from_utf8_lossy(actual);
+    let attempt = Attempt::new(&expected_text, &actual_text, &reading, &spec, extent);
+    Comparison {
+        matched: false,
+        credit: 0.0,
+        leniency: Vec::new(),
+        lenient_rewrite: None,
+        forgiven: Vec::new(),
+        partial: None,
+        divergence: Some(divergence),
+        diff: Some(attempt.diff()),
+        expected_lines: attempt.expected.normalized.len(),
+        validator_message: Some(message),
     }
 }
 

@@ -237,6 +237,7 @@ impl Started<'_> {
             ..
         } = self;
 
+        settle_all_or_nothing(assignment, &cases, &mut results);
         let earned: Vec<f64> = results.iter().map(|r| r.score).collect();
         let passed: Vec<bool> = results.iter().map(|r| r.status == CaseStatus::Passed).collect();
         let (categories, pending, total, max_total) =
@@ -264,7 +265,7 @@ impl Started<'_> {
                 bonus_points: points::round(bonus_points),
             }
         });
-        let cases = results
+        let cases: Vec<CaseReport> = results
             .into_iter()
             .map(|mut r| {
                 r.score = points::round(r.score);
@@ -305,7 +306,37 @@ impl Started<'_> {
                 .collect(),
             probe,
             categories,
+            package: assignment.package.as_ref().map(|info| crate::report::PackageReport {
+                time_limit_seconds: info.time_limit.as_secs_f64(),
+                time_limit_source: info.time_limit_source.clone(),
+                verdict: crate::report::PackageReport::verdict_of(&cases),
+            }),
             cases,
+        }
+    }
+}
+
+/// A category that counts only whole (a package's test group aggregated `pass-fail` or `min`):
+/// when one of its cases did not pass in full, none of them earns anything, and each says why.
+fn settle_all_or_nothing(assignment: &Assignment, cases: &[&Case], results: &mut [CaseReport]) {
+    for category in assignment.categories.iter().filter(|c| c.all_or_nothing) {
+        let members: Vec<usize> = (0..cases.len()).filter(|&i| cases[i].category == category.id).collect();
+        let failed = members.iter().find(|&&i| {
+            results[i].status != CaseStatus::Passed || results[i].score + 1e-9 < results[i].max_score
+        });
+        let Some(&failed) = failed else { continue };
+        let why = format!(
+            "the group `{}` counts only whole, and case {} did not pass",
+            category.id, cases[failed].id
+        );
+        for &i in &members {
+            if results[i].score > 0.0 {
+                results[i].score = 0.0;
+                results[i].note = Some(match results[i].note.take() {
+                    Some(note) => format!("{note}; {why}"),
+                    None => why.clone(),
+                });
+            }
         }
     }
 }
@@ -444,10 +475,12 @@ fn run_case(
         reproduce: None,
         games: Vec::new(),
         game_ends: Vec::new(),
+        verdict: None,
     };
     if !build.ok {
         report.status = CaseStatus::BuildError;
         report.note = Some(format!("the `{}` build failed", build.recipe));
+        report.verdict = case.package.as_ref().map(|_| crate::report::JudgeVerdict::CE);
         return report;
     }
     // The recipe's variables (a preload library) first; the case's own may add to them.
@@ -491,6 +524,17 @@ fn run_case(
         run::Termination::Signaled { name, .. } => report.signal = Some(name.clone()),
         run::Termination::Killed { limit } => report.limit = Some(*limit),
         run::Termination::Exited(_) => {}
+    }
+    if case.package.is_some() {
+        // Over the time limit by the exact measure: the kernel's whole seconds had not stopped it.
+        if status == CaseStatus::Timeout && report.limit.is_none() {
+            report.limit = Some(run::Limit::Cpu);
+        }
+        let exit_code = match outcome.termination {
+            run::Termination::Exited(code) => Some(code),
+            _ => None,
+        };
+        report.verdict = Some(crate::report::JudgeVerdict::of(status, exit_code));
     }
     report.score = max_score * credit;
     report.leniency = comparison.leniency;

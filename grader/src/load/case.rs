@@ -90,6 +90,7 @@ pub(super) fn load_case(
         env: file.env,
         referee: None,
         sidecars: SidecarsOnce::default(),
+        package: None,
     };
     if let Some(withheld) = file.withheld.as_ref().filter(|w| *w.get_ref()) {
         if case.visibility != Visibility::Hidden {

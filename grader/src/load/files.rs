@@ -13,6 +13,7 @@ pub(super) struct AssignmentFile {
     pub(super) builds: BTreeMap<String, BuildFile>,
     #[serde(default)]
     pub(super) run: RunFile,
+    #[serde(default)]
     pub(super) limits: LimitsFile,
     #[serde(default)]
     pub(super) compare: CompareFile,
@@ -58,8 +59,13 @@ pub(super) struct SubmissionFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(super) struct BuildFile {
+    #[serde(default)]
     pub(super) commands: Vec<Vec<String>>,
+    #[serde(default)]
     pub(super) run: Vec<String>,
+    /// `language = "python3"` (or `"any"`): built and run as a judge does that language, instead of
+    /// by `commands` and `run`.
+    pub(super) language: Option<Spanned<String>>,
     #[serde(default)]
     pub(super) env: BTreeMap<String, String>,
     #[serde(default)]

@@ -161,7 +161,7 @@ pub fn write_gradescope_bundle(
     out: &Path,
     options: &BundleOptions,
 ) -> Result<GradescopeBundle, PackError> {
-    let assignment = load::load_assignment(cases_root, id)?;
+    let assignment = load::load(cases_root, id)?;
     refuse_inside(out, &[assignment.dir.clone(), common_dir(&assignment)])?;
     let binary_error = |source| PackError::GraderBinary { path: options.grader_binary.clone(), source };
     let mut binary = fs::File::open(&options.grader_binary).map_err(binary_error)?;

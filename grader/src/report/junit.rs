@@ -278,6 +278,7 @@ mod tests {
         not_built.note = Some("the `driver` build failed".to_owned());
         not_built.time_ms = None;
         Report {
+            package: None,
             only: Vec::new(),
             cases_root: "cases".into(),
             grader_version: "0.1.0".to_owned(),

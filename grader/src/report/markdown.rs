@@ -434,6 +434,7 @@ mod tests {
         let mut crashed = case("board/crash", "board", CaseStatus::Crashed, 0.0);
         crashed.signal = Some("SIGSEGV".to_owned());
         Report {
+            package: None,
             only: Vec::new(),
             cases_root: "cases".into(),
             grader_version: "0.1.0".to_owned(),

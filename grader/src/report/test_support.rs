@@ -31,6 +31,7 @@ pub(crate) fn case(id: &str, category: &str, status: CaseStatus, score: f64) -> 
         reproduce: None,
         games: Vec::new(),
         game_ends: Vec::new(),
+        verdict: None,
     }
 }
 
@@ -146,6 +147,7 @@ pub(crate) fn bonus_report() -> Report {
         bonus,
     };
     Report {
+        package: None,
         grader_version: "0.1.0".into(),
         assignment: "demo".into(),
         title: "Demo".into(),

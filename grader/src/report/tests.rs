@@ -47,11 +47,13 @@ fn failing_case(id: &str, visibility: Visibility, disclosure: Disclosure) -> Cas
         reproduce: Some("env -i prog".into()),
         games: Vec::new(),
         game_ends: Vec::new(),
+        verdict: None,
     }
 }
 
 fn report(cases: Vec<CaseReport>) -> Report {
     Report {
+        package: None,
         grader_version: "0".into(),
         assignment: "a".into(),
         title: "A".into(),

@@ -386,6 +386,14 @@ fn render_run_summary(out: &mut String, report: &Report) {
         let _ = write!(out, ", the slowest case {} ms ({})", slowest.time_ms.unwrap_or(0), slowest.id);
     }
     let _ = writeln!(out, "{DIM:#}");
+    if let Some(package) = &report.package {
+        let style = if package.verdict == crate::report::JudgeVerdict::AC { PASS } else { FAIL };
+        let _ = writeln!(
+            out,
+            "{DIM}verdict{DIM:#} {style}{}{style:#}{DIM}; time limit {} s of CPU per run ({}){DIM:#}",
+            package.verdict, package.time_limit_seconds, package.time_limit_source
+        );
+    }
 }
 
 /// `--verbose`: the passing cases too, with what each run cost.
@@ -437,9 +445,10 @@ fn render_case(
     let (style, word) = status_word(case);
     // A student who left out the optional part reads that these losses cost nothing.
     let bonus = if bonus { ", bonus" } else { "" };
+    let verdict = case.verdict.map(|v| format!(" {v}")).unwrap_or_default();
     let _ = writeln!(
         out,
-        "{style}{word}{style:#} {} {DIM}({:.2} / {:.2}{bonus}){DIM:#}  {}",
+        "{style}{word}{style:#} {} {DIM}({:.2} / {:.2}{bonus}){DIM:#}{verdict}  {}",
         case.id, case.score, case.max_score, case.title
     );
     if let Some(note) = &case.note {

@@ -153,6 +153,70 @@ impl Mount {
 const SYSTEM_PATHS: &[&str] =
     &["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"];
 
+/// Finds a program a recipe names (`python3`, `gcc`) as the sandbox will see it: the first on PATH
+/// (then `/usr/local/bin`, `/usr/bin`, `/bin`) whose real file lies in the system folders bound into
+/// every sandbox, unless programs run without one (`rlimits-only`), where the first on PATH will do.
+/// A version manager's shim under a home folder (pyenv's `python3`, rustup's `rustc`) runs nowhere
+/// in a sandbox, so it is passed over for the system's own program.
+///
+/// # Errors
+///
+/// [`Located::Nowhere`] when no such program exists; [`Located::Outside`] naming the programs found
+/// outside the system folders, which the sandbox cannot show.
+pub fn locate_program(name: &str, containment: Containment) -> Result<PathBuf, Located> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let fallback = ["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from);
+    let mut outside = Vec::new();
+    for dir in std::env::split_paths(&path).chain(fallback) {
+        let candidate = dir.join(name);
+        let executable =
+            std::fs::metadata(&candidate).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+        if !executable || !candidate.is_absolute() {
+            continue;
+        }
+        let real = candidate.canonicalize().unwrap_or_else(|_| candidate.clone());
+        let shown = SYSTEM_PATHS.iter().any(|system| real.starts_with(system));
+        if shown || containment == Containment::RlimitsOnly {
+            return Ok(candidate);
+        }
+        if !outside.contains(&real) {
+            outside.push(real);
+        }
+    }
+    Err(if outside.is_empty() { Located::Nowhere } else { Located::Outside(outside) })
+}
+
+/// Why [`locate_program`] found no program a sandbox can run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Located {
+    /// Not installed (on PATH nor in the usual folders).
+    Nowhere,
+    /// Installed only outside the system folders a sandbox shows (these real paths).
+    Outside(Vec<PathBuf>),
+}
+
+impl fmt::Display for Located {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Located::Nowhere => {
+                f.write_str("not installed (not on PATH, nor in /usr/local/bin, /usr/bin, /bin)")
+            }
+            Located::Outside(found) => {
+                let found: Vec<String> = found.iter().map(|p| p.display().to_string()).collect();
+                write!(
+                    f,
+                    "installed only at {}, outside the folders a sandbox shows ({}): install it there \
+                     (a system package), or grade at --containment rlimits-only",
+                    found.join(", "),
+                    SYSTEM_PATHS.join(", ")
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for Located {}
+
 /// Devices bound into `/dev`.
 const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 

@@ -1,0 +1,3 @@
+n = int(input())
+values = list(map(int, input().split()))
+print(sum(values) / n)

@@ -1,0 +1,267 @@
+//! Problem packages (the ICPC/Kattis format) as assignments, and languages chosen by extension: the
+//! example packages' submissions get their expected verdicts, a Python assignment of our own format
+//! runs without workarounds, and a package's malformed files are errors naming file and line.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use grader::grade::{grade, GradeOptions};
+use grader::load::{load, load_folder, LoadError};
+use grader::report::{CaseStatus, JudgeVerdict};
+use grader::run::Containment;
+use grader::verify;
+
+fn package(name: &str) -> PathBuf {
+    common::repo().join("examples/packages").join(name)
+}
+
+fn options() -> GradeOptions {
+    GradeOptions::new(common::cache())
+}
+
+/// Every example submission keeps its folder's promise, with the points its defect should cost.
+#[test]
+fn every_example_submission_gets_its_expected_verdict_and_score() {
+    let expected: &[(&str, &[(&str, f64)])] = &[
+        (
+            "wordcount",
+            &[
+                ("accepted/Main.java", 100.0),
+                ("accepted/count.c", 100.0),
+                ("accepted/count.py", 100.0),
+                // Two of seven cases (the long texts) crash, one (the book) is too slow, three
+                // have two words differing only in case: each case is a seventh of 100 points.
+                ("run_time_error/fixed_buffer.c", 71.43),
+                ("time_limit_exceeded/quadratic.py", 85.71),
+                ("wrong_answer/case_blind.py", 57.14),
+            ],
+        ),
+        (
+            "average",
+            &[
+                ("accepted/mean.c", 100.0),
+                ("accepted/mean.py", 100.0),
+                // The int overflows on every large case: the 60-point group is lost whole.
+                ("partially_accepted/int_sum.c", 40.0),
+                // One decimal is within 1e-6 relative of the large means, not of the small ones.
+                ("wrong_answer/rounded.py", 60.0),
+            ],
+        ),
+    ];
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = expected
+            .iter()
+            .map(|(name, submissions)| {
+                scope.spawn(move || {
+                    let assignment = load_folder(&package(name)).unwrap();
+                    assert!(assignment.warnings.is_empty(), "{name}: {:?}", assignment.warnings);
+                    let checked = verify::verify(&assignment, &options()).unwrap();
+                    let got: Vec<(String, f64)> =
+                        checked.iter().map(|c| (c.example.name.clone(), c.report.score)).collect();
+                    let want: Vec<(String, f64)> =
+                        submissions.iter().map(|(n, s)| (n.to_string(), *s)).collect();
+                    assert_eq!(got, want, "{name}");
+                    for c in &checked {
+                        assert_eq!(
+                            c.outcome,
+                            Ok(()),
+                            "{name} {}:\n{}",
+                            c.example.name,
+                            verify::render(&checked)
+                        );
+                    }
+                    checked
+                })
+            })
+            .collect();
+        let checked: Vec<_> = handles.into_iter().flat_map(|h| h.join().unwrap()).collect();
+        let verdict = |name: &str| {
+            let c = checked.iter().find(|c| c.example.name == name).unwrap();
+            c.report.package.as_ref().unwrap().verdict
+        };
+        assert_eq!(verdict("run_time_error/fixed_buffer.c"), JudgeVerdict::RTE);
+        assert_eq!(verdict("time_limit_exceeded/quadratic.py"), JudgeVerdict::TLE);
+        assert_eq!(verdict("wrong_answer/case_blind.py"), JudgeVerdict::WA);
+        // The group that counts only whole says which case lost it.
+        let int_sum = checked.iter().find(|c| c.example.name == "partially_accepted/int_sum.c").unwrap();
+        let large = int_sum.report.cases.iter().find(|c| c.id == "secret/large/01").unwrap();
+        assert_eq!((large.status, large.verdict), (CaseStatus::Failed, Some(JudgeVerdict::WA)));
+        let categories: Vec<(&str, f64)> =
+            int_sum.report.categories.iter().map(|c| (c.id.as_str(), c.max_score)).collect();
+        assert_eq!(categories, [("sample", 0.0), ("large", 60.0), ("small", 40.0)]);
+        let time = &int_sum.report.package.as_ref().unwrap();
+        assert_eq!((time.time_limit_seconds, time.time_limit_source.as_str()), (1.0, "problem.yaml"));
+    });
+}
+
+/// A wrong answer says which token differs and where, and a self-check runs the samples only.
+#[test]
+fn a_self_check_runs_the_samples_and_names_the_first_differing_token() {
+    let assignment = load_folder(&package("wordcount")).unwrap();
+    let submission = package("wordcount").join("submissions/wrong_answer/case_blind.py");
+    let report = grade(&assignment, &submission, &GradeOptions { visible_only: true, ..options() }).unwrap();
+    let ids: Vec<&str> = report.cases.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["sample/1", "sample/2"]);
+    let first = &report.cases[0];
+    assert_eq!(first.note.as_deref(), Some("token 2: expected `5`, got `4` (a different token)"));
+    let divergence = first.divergence.as_ref().unwrap();
+    assert_eq!((divergence.expected.as_deref(), divergence.actual.as_deref()), (Some("5 5"), Some("5 4")));
+    assert_eq!(report.hidden.as_ref().map(|h| h.cases), Some(5));
+}
+
+/// `grader grade` and `grader verify` take a package by its path, from anywhere.
+#[test]
+fn the_command_line_takes_a_package_by_its_path() {
+    let cache = tempfile::tempdir().unwrap();
+    let grader = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(["verify", "average", "--cache-dir"])
+        .arg(cache.path())
+        .current_dir(common::repo().join("examples/packages"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&grader.stdout);
+    assert!(grader.status.success(), "{stdout}{}", String::from_utf8_lossy(&grader.stderr));
+    assert!(stdout.contains("partially_accepted/int_sum.c  ok "), "{stdout}");
+    assert!(stdout.contains("4 of 4 submissions as expected"), "{stdout}");
+}
+
+/// Writes `toy/assignment.toml` (with `body` after its rubric) and files, returns the cases root.
+fn toy(body: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("toy");
+    std::fs::create_dir_all(dir.join("words")).unwrap();
+    let head = "id = \"toy\"\ntitle = \"Toy\"\n[submission]\nfiles = [\"*.py\"]\n\n\
+                [[categories]]\nid = \"words\"\ntitle = \"Words\"\npoints = 10\n\n";
+    std::fs::write(dir.join("assignment.toml"), format!("{head}{body}")).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    root
+}
+
+/// `language = "python3"`: no commands, no interpreter path, modules of the submission importable,
+/// a syntax error a build error.
+#[test]
+fn a_python_assignment_of_our_own_format_needs_no_workarounds() {
+    let root = toy(
+        "[builds.program]\nlanguage = \"python3\"\n",
+        &[
+            ("words/two.toml", "title = \"two words\"\n"),
+            ("words/two.stdin", "hello world\n"),
+            ("words/two.stdout", "2\n"),
+        ],
+    );
+    let assignment = load(root.path(), "toy").unwrap();
+    let submission = tempfile::tempdir().unwrap();
+    std::fs::write(submission.path().join("main.py"), "from counting import count\nprint(count(input()))\n")
+        .unwrap();
+    std::fs::write(submission.path().join("counting.py"), "def count(line):\n    return len(line.split())\n")
+        .unwrap();
+    let report = grade(&assignment, submission.path(), &options()).unwrap();
+    assert_eq!(report.score, 10.0, "{}", common::plain_text(&report));
+
+    std::fs::write(submission.path().join("counting.py"), "def count(line)\n    return 0\n").unwrap();
+    let report = grade(&assignment, submission.path(), &options()).unwrap();
+    assert_eq!(report.cases[0].status, CaseStatus::BuildError);
+    assert!(report.builds[0].log.contains("SyntaxError"), "{}", report.builds[0].log);
+}
+
+/// A program a recipe needs that no sandbox can run is the grader's error (exit 3) naming where it
+/// was looked for, never the student's zero.
+#[test]
+fn a_missing_or_unreachable_interpreter_is_the_graders_error_naming_it() {
+    let run = |recipe: &str, path: Option<&Path>| {
+        let root = toy(recipe, &[("words/one.toml", "title = \"one\"\n"), ("words/one.stdout", "1\n")]);
+        let submission = tempfile::tempdir().unwrap();
+        std::fs::write(submission.path().join("main.py"), "print(1)\n").unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
+        command.args(["grade", "-a", "toy", "--cases"]).arg(root.path()).arg(submission.path());
+        command.arg("--cache-dir").arg(cache.path());
+        if let Some(dir) = path {
+            let path = std::env::join_paths(
+                std::iter::once(dir.to_owned())
+                    .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+            )
+            .unwrap();
+            command.env("PATH", path);
+        }
+        let output = command.output().unwrap();
+        (output.status.code(), String::from_utf8_lossy(&output.stderr).into_owned())
+    };
+    let (code, stderr) = run(
+        "[builds.program]\ncommands = [[\"true\"]]\nrun = [\"no-such-interpreter\", \"{build}/main.py\"]\n",
+        None,
+    );
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(stderr.contains("`no-such-interpreter` is not installed"), "{stderr}");
+
+    // An interpreter only in a folder no sandbox shows (a version manager's shim in a home folder).
+    let home = tempfile::tempdir().unwrap();
+    let shim = home.path().join("fake-python");
+    std::fs::write(&shim, "#!/bin/sh\nexec python3 \"$@\"\n").unwrap();
+    std::fs::set_permissions(&shim, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (code, stderr) = run(
+        "[builds.program]\ncommands = [[\"true\"]]\nrun = [\"fake-python\", \"{build}/main.py\"]\n",
+        Some(home.path()),
+    );
+    if Containment::available() == Containment::RlimitsOnly {
+        // Without a sandbox every folder is seen: the shim runs.
+        assert_eq!(code, Some(0), "{stderr}");
+    } else {
+        assert_eq!(code, Some(3), "{stderr}");
+        assert!(stderr.contains("installed only at") && stderr.contains("fake-python"), "{stderr}");
+    }
+}
+
+fn package_with(problem_yaml: &str, files: &[(&str, &str)]) -> Result<grader::load::Assignment, LoadError> {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("toy");
+    std::fs::create_dir_all(package.join("data/secret")).unwrap();
+    std::fs::write(package.join("problem.yaml"), problem_yaml).unwrap();
+    std::fs::write(package.join("data/secret/1.in"), "1\n").unwrap();
+    std::fs::write(package.join("data/secret/1.ans"), "1\n").unwrap();
+    for (name, text) in files {
+        let path = package.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    load_folder(&package)
+}
+
+#[test]
+fn a_packages_malformed_files_are_errors_naming_file_and_line() {
+    let error = |yaml: &str, files: &[(&str, &str)]| package_with(yaml, files).unwrap_err().to_string();
+    let e = error("name: Toy\nlimits:\n  time_limit: [1, 2]\n", &[]);
+    assert!(e.contains("problem.yaml:3: `time_limit` must be a number"), "{e}");
+    let e = error("name: Toy\ntype: [pass-fail\n", &[]);
+    assert!(e.contains("problem.yaml:") && e.contains("flow sequence"), "{e}");
+    let e = error("name: Toy\ntype: golf\n", &[]);
+    assert!(e.contains("problem.yaml:2: unknown problem type `golf`"), "{e}");
+    let e = error("name: Toy\nvalidator_flags: float_tolerance\n", &[]);
+    assert!(
+        e.contains("problem.yaml:2: validator flags of group `secret`: `float_tolerance` needs a number"),
+        "{e}"
+    );
+    let e = error("name: Toy\n", &[("data/secret/testdata.yaml", "accept_score: lots\n")]);
+    assert!(e.contains("testdata.yaml:1: `accept_score` must be a number"), "{e}");
+    let e = error("name: Toy\n", &[(".timelimit", "soon\n")]);
+    assert!(e.contains(".timelimit:1: `soon` is not a time limit in seconds"), "{e}");
+    let empty = tempfile::tempdir().unwrap();
+    std::fs::write(empty.path().join("problem.yaml"), "name: Empty\n").unwrap();
+    let e = load_folder(empty.path()).unwrap_err().to_string();
+    assert!(e.contains("data/secret: a problem package needs test cases"), "{e}");
+    // Unknown keys are warnings, with their line; known ones the grader does not need are not.
+    let loaded =
+        package_with("name: Toy\nlicense: cc0\ncolour: blue\nlimits:\n  time_limit: 1\n", &[]).unwrap();
+    assert_eq!(loaded.warnings.len(), 1, "{:?}", loaded.warnings);
+    assert!(
+        loaded.warnings[0].ends_with("problem.yaml:3: unknown key `colour`, ignored"),
+        "{:?}",
+        loaded.warnings
+    );
+    // Without a stated time limit: the default, said.
+    assert!(package_with("name: Toy\n", &[]).unwrap().warnings[0].contains("no time limit"));
+}
