@@ -220,6 +220,10 @@ pub struct PackageCase {
     pub answer: PathBuf,
     /// The problem's time limit, held to exactly (the kernel's CPU limit counts whole seconds).
     pub time_limit: Duration,
+    /// Arguments of the output validator for this case (its group's, after the problem's).
+    pub validator_args: Vec<String>,
+    /// The case's score in the package's units, which a validator's `score.txt` is a share of.
+    pub score_scale: f64,
 }
 
 /// The referee of an interactive case, shared by the threads that grade it.

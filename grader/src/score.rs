@@ -92,6 +92,85 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
     Verdict { status, credit, note, comparison }
 }
 
+/// What a package's custom output validator said of one output (see `grade::validator`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Judgement {
+    /// Exit 42: accepted, with the share of the case's points (`score_multiplier.txt`, or
+    /// `score.txt` over the case's score; 1 without either).
+    Accepted {
+        /// Share of the case's points, 0..=1.
+        credit: f64,
+        /// Its `judgemessage.txt`.
+        message: Option<String>,
+    },
+    /// Exit 43: a wrong answer.
+    Rejected {
+        /// Its `judgemessage.txt`.
+        message: Option<String>,
+    },
+    /// Any other ending: the validator failed, never the submission's fault.
+    Failed {
+        /// What went wrong, in words.
+        why: String,
+    },
+}
+
+/// Judges a run of a package case by its custom validator; `judgement` is `None` when the program
+/// did not end normally within its time, so that the validator was not asked.
+pub fn judge_validated(case: &Case, outcome: &RunOutcome, judgement: Option<Judgement>) -> Verdict {
+    let over_time = case.package.as_ref().is_some_and(|p| outcome.cpu_time > p.time_limit)
+        && !matches!(outcome.termination, Termination::Killed { .. });
+    let termination =
+        if over_time { Termination::Killed { limit: Limit::Cpu } } else { outcome.termination.clone() };
+    let failed = |status, note: String| Verdict {
+        status,
+        credit: 0.0,
+        note: Some(note),
+        comparison: Comparison::judged(false, 0.0, None),
+    };
+    match (&termination, judgement) {
+        (Termination::Exited(0), Some(Judgement::Accepted { credit, message })) => {
+            let note = match (&message, credit < 1.0) {
+                (_, true) => Some(format!(
+                    "the output validator gave {:.0}% of the case's points{}",
+                    credit * 100.0,
+                    message.as_deref().map(|m| format!(": {m}")).unwrap_or_default()
+                )),
+                (Some(m), false) => Some(m.clone()),
+                (None, false) => None,
+            };
+            Verdict {
+                status: CaseStatus::Passed,
+                credit,
+                note,
+                comparison: Comparison::judged(true, credit, message),
+            }
+        }
+        (Termination::Exited(0), Some(Judgement::Rejected { message })) => Verdict {
+            status: CaseStatus::Failed,
+            credit: 0.0,
+            note: Some(
+                message.clone().unwrap_or_else(|| "the output validator rejected the output".to_owned()),
+            ),
+            comparison: Comparison::judged(false, 0.0, message),
+        },
+        (Termination::Exited(0), Some(Judgement::Failed { why })) => failed(
+            CaseStatus::Error,
+            format!("the output validator failed, which is the package's fault, not the program's: {why}"),
+        ),
+        (Termination::Exited(0), None) => {
+            failed(CaseStatus::Error, "the output validator was not run".to_owned())
+        }
+        (Termination::Exited(code), _) => failed(CaseStatus::Failed, format!("exited with status {code}")),
+        (Termination::Signaled { name, .. }, _) => {
+            failed(CaseStatus::Crashed, format!("crashed with {name}"))
+        }
+        (Termination::Killed { limit }, _) => {
+            failed(CaseStatus::of_limit(*limit), limit_problem(case, *limit))
+        }
+    }
+}
+
 /// What a kill at `limit` means, in the words of a report: "used more than 2 s of CPU time".
 fn limit_problem(case: &Case, limit: Limit) -> String {
     let limits = &case.limits;

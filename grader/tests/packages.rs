@@ -39,6 +39,15 @@ fn every_example_submission_gets_its_expected_verdict_and_score() {
             ],
         ),
         (
+            "anagram",
+            &[
+                ("accepted/rotate.c", 100.0),
+                ("accepted/sort_or_reverse.py", 100.0),
+                // The validator rejects the two words already sorted: two of seven cases.
+                ("wrong_answer/sorted_only.py", 71.43),
+            ],
+        ),
+        (
             "average",
             &[
                 ("accepted/mean.c", 100.0),
@@ -84,6 +93,10 @@ fn every_example_submission_gets_its_expected_verdict_and_score() {
         assert_eq!(verdict("run_time_error/fixed_buffer.c"), JudgeVerdict::RTE);
         assert_eq!(verdict("time_limit_exceeded/quadratic.py"), JudgeVerdict::TLE);
         assert_eq!(verdict("wrong_answer/case_blind.py"), JudgeVerdict::WA);
+        // A custom validator's words are the case's note.
+        let sorted = checked.iter().find(|c| c.example.name == "wrong_answer/sorted_only.py").unwrap();
+        let two = sorted.report.cases.iter().find(|c| c.id == "secret/01-two").unwrap();
+        assert_eq!(two.note.as_deref(), Some("the anagram is the word itself"));
         // The group that counts only whole says which case lost it.
         let int_sum = checked.iter().find(|c| c.example.name == "partially_accepted/int_sum.c").unwrap();
         let large = int_sum.report.cases.iter().find(|c| c.id == "secret/large/01").unwrap();
@@ -264,4 +277,44 @@ fn a_packages_malformed_files_are_errors_naming_file_and_line() {
     );
     // Without a stated time limit: the default, said.
     assert!(package_with("name: Toy\n", &[]).unwrap().warnings[0].contains("no time limit"));
+}
+
+/// A validator that does not answer by the protocol, or does not build, is the package's fault:
+/// the case is the grader's error, or the grading stops (exit 3), never a student's zero.
+#[test]
+fn a_broken_validator_is_the_packages_fault_never_the_students() {
+    let with_validator = |validator: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        let package = dir.path().join("echo");
+        for folder in ["data/secret", "output_validator"] {
+            std::fs::create_dir_all(package.join(folder)).unwrap();
+        }
+        std::fs::write(package.join("problem.yaml"), "name: Echo\nlimits:\n  time_limit: 1\n").unwrap();
+        std::fs::write(package.join("data/secret/1.in"), "1\n").unwrap();
+        std::fs::write(package.join("data/secret/1.ans"), "1\n").unwrap();
+        std::fs::write(package.join("output_validator/check.py"), validator).unwrap();
+        let submission = dir.path().join("echo.py");
+        std::fs::write(&submission, "print(input())\n").unwrap();
+        let assignment = load_folder(&package).unwrap();
+        (dir, grade(&assignment, &submission, &options()))
+    };
+    let (_dir, report) = with_validator("import sys\nsys.exit(0)\n");
+    let case = &report.unwrap().cases[0];
+    assert_eq!((case.status, case.verdict), (CaseStatus::Error, Some(JudgeVerdict::JE)));
+    let note = case.note.as_deref().unwrap();
+    assert!(
+        note.contains("the package's fault")
+            && note.contains("exited with status 0 (42 accepts, 43 rejects)"),
+        "{note}"
+    );
+
+    let (_dir, report) = with_validator("import sys\nsys.exit(42)\n");
+    assert_eq!(report.unwrap().score, 100.0);
+
+    let (_dir, report) = with_validator("def broken(:\n");
+    let error = report.unwrap_err().to_string();
+    assert!(
+        error.contains("output_validator cannot judge: it does not build") && error.contains("SyntaxError"),
+        "{error}"
+    );
 }

@@ -299,6 +299,22 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// The comparison a validator program made: its verdict and words, no lines compared here.
+    pub fn judged(matched: bool, credit: f64, message: Option<String>) -> Comparison {
+        Comparison {
+            matched,
+            credit,
+            leniency: Vec::new(),
+            lenient_rewrite: None,
+            forgiven: Vec::new(),
+            partial: None,
+            divergence: None,
+            diff: None,
+            expected_lines: 0,
+            validator_message: message,
+        }
+    }
+
     /// Whether a costly rung is behind the credit: a presentation error, or partial credit under one.
     pub fn is_lenient(&self) -> bool {
         !self.leniency.is_empty() || self.lenient_rewrite.is_some()

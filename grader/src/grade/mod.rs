@@ -17,6 +17,7 @@ use crate::run::{self, Containment, RunRequest};
 use crate::score::{self, Verdict};
 
 mod runners;
+pub mod validator;
 
 use runners::{run_all, Pool};
 
@@ -49,6 +50,14 @@ pub enum GradeError {
     /// The submission could not be read or the build could not be attempted.
     #[error(transparent)]
     Build(#[from] BuildError),
+    /// A problem package's output validator cannot judge (it does not build): the package's fault.
+    #[error("the output validator {} cannot judge: {why}", path.display())]
+    Validator {
+        /// The validator program.
+        path: std::path::PathBuf,
+        /// Why, with the compiler's messages.
+        why: String,
+    },
 }
 
 /// What to grade and how.
@@ -114,6 +123,8 @@ pub struct Started<'a> {
     expectations: Vec<Arc<Sidecars>>,
     points: Vec<f64>,
     builds: BTreeMap<&'a str, Build>,
+    /// A problem package's output validator, built.
+    validator: Option<Build>,
     probe: Option<ProbeReport>,
     /// Each case's report, in the cases' order: the visible cases' so far.
     results: Vec<Option<CaseReport>>,
@@ -158,6 +169,7 @@ pub fn start<'a>(
         }
     }
 
+    let validator = validator::build_validator(assignment, &options.cache, options.containment)?;
     // The sandboxes of this phase's runs: kept between its runs and reset after each, never lent
     // to another submission or to its hidden phase (see `run::KeptSandboxes`); they end with it.
     let keep = run::sandbox_reuse().then(run::KeptSandboxes::new);
@@ -184,6 +196,7 @@ pub fn start<'a>(
         expectations,
         points,
         builds,
+        validator,
         probe,
     };
     started.run_phase(Visibility::Visible, keep.as_ref());
@@ -200,10 +213,12 @@ impl Started<'_> {
             return;
         }
         let (assignment, options, builds) = (self.assignment, self.options, &self.builds);
+        let validator = self.validator.as_ref();
         let grade_one = |&i: &usize| {
             let case = self.cases[i];
             let build = &builds[case.build.as_str()];
-            run_case(assignment, case, &self.expectations[i], build, self.points[i], options, keep)
+            let programs = Programs { build, validator };
+            run_case(assignment, case, &self.expectations[i], programs, self.points[i], options, keep)
         };
         // The runs without namespaces inherit the seal of the threads that start them.
         let pool = if options.containment == Containment::RlimitsOnly { Pool::Sealed } else { Pool::Plain };
@@ -432,12 +447,19 @@ fn run_probe(
     report
 }
 
+/// What runs a case: the submission's build, and a package's output validator if it has one.
+#[derive(Clone, Copy)]
+struct Programs<'a> {
+    build: &'a Build,
+    validator: Option<&'a Build>,
+}
+
 /// Runs one case and judges it; never fails: whatever happens becomes the case's status.
 fn run_case(
     assignment: &Assignment,
     case: &Case,
     expected: &Sidecars,
-    build: &Build,
+    Programs { build, validator }: Programs,
     max_score: f64,
     options: &GradeOptions,
     keep: Option<&run::KeptSandboxes>,
@@ -517,8 +539,20 @@ fn run_case(
             return report;
         }
     };
-    let Verdict { status, credit, note, comparison } =
-        score::judge(case, &expected.stdout, &outcome, assignment.stops_at_end_of_input);
+    let judged = match (validator, &case.package) {
+        (Some(validator), Some(package)) => {
+            // The validator is asked only about an output of a program that ended well in time.
+            let ended_well = matches!(outcome.termination, run::Termination::Exited(0))
+                && outcome.cpu_time <= package.time_limit;
+            let judgement = ended_well.then(|| {
+                let args = &package.validator_args;
+                validator::judge(validator, case, args, &outcome.stdout, &options.cache, containment)
+            });
+            score::judge_validated(case, &outcome, judgement)
+        }
+        _ => score::judge(case, &expected.stdout, &outcome, assignment.stops_at_end_of_input),
+    };
+    let Verdict { status, credit, note, comparison } = judged;
     report.status = status;
     match &outcome.termination {
         run::Termination::Signaled { name, .. } => report.signal = Some(name.clone()),

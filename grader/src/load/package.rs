@@ -39,6 +39,9 @@ pub struct PackageInfo {
     pub time_limit: Duration,
     /// `problem.yaml`, `.timelimit` or "the grader's default".
     pub time_limit_source: String,
+    /// The custom output validator (a file or a folder), if the package has one; else the default
+    /// validator judges, by each case's [`CompareSpec::tokens`].
+    pub validator: Option<PathBuf>,
 }
 
 /// Keys of `problem.yaml` the grader knows and does not need (credits, licences, statements).
@@ -246,12 +249,7 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
             "interactive problems are not graded yet: the grader runs an interactor from a later version on",
         ));
     }
-    if custom {
-        return Err(problem.error(
-            "validation",
-            "custom output validators are not run yet: this grader compares with the default validator only",
-        ));
-    }
+    let validator = if custom { Some(validator_program(&dir, &problem)?) } else { None };
     let validator_flags = problem.words("validator_flags")?.unwrap_or_default();
 
     let title = match problem.map.get("name") {
@@ -379,11 +377,16 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
         });
         let mut flags = validator_flags.clone();
         flags.extend(group.settings.validator_args.iter().cloned());
-        let rules = TokenRules::parse(&flags).map_err(|message| LoadError::Invalid {
-            path: dir.join(PROBLEM_FILE),
-            line: problem.line_of("validator_flags"),
-            message: format!("validator flags of group `{}`: {message}", group.id),
-        })?;
+        // The default validator's flags are checked here; a custom validator's are its own.
+        let rules = match validator {
+            Some(_) => None,
+            None => Some(TokenRules::parse(&flags).map_err(|message| LoadError::Invalid {
+                path: dir.join(PROBLEM_FILE),
+                line: problem.line_of("validator_flags"),
+                message: format!("validator flags of group `{}`: {message}", group.id),
+            })?),
+        };
+        let score_scale = if points > 0.0 { points / group.cases.len() as f64 } else { 1.0 };
         for (case_id, input) in &group.cases {
             let description = std::fs::read_to_string(input.with_extension("desc")).ok();
             let title = description
@@ -401,7 +404,7 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
                 withheld: false,
                 kind: CaseKind::Transcript,
                 build: "program".to_owned(),
-                compare: CompareSpec { tokens: Some(rules.clone()), ..CompareSpec::default() },
+                compare: CompareSpec { tokens: rules.clone(), ..CompareSpec::default() },
                 limits: run_limits.clone(),
                 scenario: None,
                 scenario_line: None,
@@ -412,6 +415,8 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
                     input: input.clone(),
                     answer: input.with_extension("ans"),
                     time_limit,
+                    validator_args: flags.clone(),
+                    score_scale,
                 }),
             });
         }
@@ -447,12 +452,51 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
         late_penalty: None,
         similarity_base: SimilarityBase::default(),
         warnings,
-        package: Some(PackageInfo { format_version: version, scoring, time_limit, time_limit_source }),
+        package: Some(PackageInfo {
+            format_version: version,
+            scoring,
+            time_limit,
+            time_limit_source,
+            validator,
+        }),
     })
 }
 
 fn file_name(path: &Path) -> String {
     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// The package's custom output validator: `output_validator/` (2023-07), else the one program in
+/// `output_validators/` (legacy).
+fn validator_program(dir: &Path, problem: &Yaml) -> Result<PathBuf, LoadError> {
+    let modern = dir.join("output_validator");
+    if modern.is_dir() {
+        return Ok(modern);
+    }
+    let legacy = dir.join("output_validators");
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(&legacy)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().is_some_and(|n| !n.to_string_lossy().starts_with('.')))
+        .collect();
+    programs.sort();
+    match programs.as_slice() {
+        [one] => Ok(one.clone()),
+        [] => Err(problem.error(
+            "validation",
+            "`validation: custom` needs an output validator in output_validator/ (or output_validators/)",
+        )),
+        several => Err(LoadError::Invalid {
+            path: legacy,
+            line: None,
+            message: format!(
+                "{} programs: the grader runs one output validator (a folder holds a program of several files)",
+                several.len()
+            ),
+        }),
+    }
 }
 
 /// The time limit in `.timelimit`, if the package has one.

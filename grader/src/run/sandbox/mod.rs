@@ -154,30 +154,34 @@ const SYSTEM_PATHS: &[&str] =
     &["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt"];
 
 /// Finds a program a recipe names (`python3`, `gcc`) as the sandbox will see it: the first on PATH
-/// (then `/usr/local/bin`, `/usr/bin`, `/bin`) whose real file lies in the system folders bound into
-/// every sandbox, unless programs run without one (`rlimits-only`), where the first on PATH will do.
-/// A version manager's shim under a home folder (pyenv's `python3`, rustup's `rustc`) runs nowhere
-/// in a sandbox, so it is passed over for the system's own program.
+/// that lies in the system folders bound into every sandbox (itself, or the file its links lead
+/// to), unless programs run without one (`rlimits-only`), where the first on PATH will do. A version
+/// manager's shim under a home folder (pyenv's `python3`, rustup's `rustc`) runs nowhere in a
+/// sandbox, so it is passed over for the system's own program further on PATH.
 ///
 /// # Errors
 ///
-/// [`Located::Nowhere`] when no such program exists; [`Located::Outside`] naming the programs found
-/// outside the system folders, which the sandbox cannot show.
+/// [`Located::Nowhere`] when PATH has no such program; [`Located::Outside`] naming the programs
+/// found outside the system folders, which the sandbox cannot show.
 pub fn locate_program(name: &str, containment: Containment) -> Result<PathBuf, Located> {
     let path = std::env::var_os("PATH").unwrap_or_default();
-    let fallback = ["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from);
+    let shown = |p: &Path| SYSTEM_PATHS.iter().any(|system| p.starts_with(system));
     let mut outside = Vec::new();
-    for dir in std::env::split_paths(&path).chain(fallback) {
+    for dir in std::env::split_paths(&path).filter(|d| d.is_absolute()) {
         let candidate = dir.join(name);
         let executable =
             std::fs::metadata(&candidate).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
-        if !executable || !candidate.is_absolute() {
+        if !executable {
             continue;
         }
-        let real = candidate.canonicalize().unwrap_or_else(|_| candidate.clone());
-        let shown = SYSTEM_PATHS.iter().any(|system| real.starts_with(system));
-        if shown || containment == Containment::RlimitsOnly {
+        if containment == Containment::RlimitsOnly {
             return Ok(candidate);
+        }
+        // The file a link leads to must be shown too; a link from elsewhere to a system program is
+        // run by the program's own path.
+        let real = candidate.canonicalize().unwrap_or_else(|_| candidate.clone());
+        if shown(&real) {
+            return Ok(if shown(&candidate) { candidate } else { real });
         }
         if !outside.contains(&real) {
             outside.push(real);
@@ -189,7 +193,7 @@ pub fn locate_program(name: &str, containment: Containment) -> Result<PathBuf, L
 /// Why [`locate_program`] found no program a sandbox can run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Located {
-    /// Not installed (on PATH nor in the usual folders).
+    /// Not installed, or not on PATH.
     Nowhere,
     /// Installed only outside the system folders a sandbox shows (these real paths).
     Outside(Vec<PathBuf>),
