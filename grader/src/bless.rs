@@ -1,9 +1,73 @@
-//! Generates the sidecars of scenario cases (`.stdin`, `.stdout`, `.env`) from the reference, or checks
-//! that the committed ones are fresh.
+//! Generates the expected outputs of an assignment, or checks that the committed ones are fresh:
+//! the sidecars of scenario cases (`.stdin`, `.stdout`, `.env`) from the Rust reference, and the
+//! answers of plain cases and problem packages from the course's reference program in any
+//! language (see `answers`).
 
 use std::path::{Path, PathBuf};
 
+use crate::build::program::ProgramError;
+use crate::build::BuildCache;
 use crate::load::{Assignment, LoadError};
+use crate::run::Containment;
+
+mod answers;
+mod generators;
+
+pub use generators::{seed_of, GENERATORS_FILE};
+
+/// Why blessing could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum BlessError {
+    /// A case or the assignment is malformed, or a file cannot be read or written.
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    /// The reference program (or a validator judging its answers) cannot be built.
+    #[error(transparent)]
+    Program(#[from] ProgramError),
+    /// A generator command failed: the case it makes cannot be made.
+    #[error("the generator command `{command}` failed: {why}")]
+    Generator {
+        /// The command, as `generators.yaml` writes it.
+        command: String,
+        /// What happened.
+        why: String,
+    },
+    /// The reference program failed on an input: its answers cannot be trusted.
+    #[error("the reference program {} failed: {why}", path.display())]
+    Reference {
+        /// The program.
+        path: PathBuf,
+        /// What happened.
+        why: String,
+    },
+}
+
+/// Blesses everything of the assignment: its scenario cases' sidecars, then the answers its
+/// reference program gives for the rest; writes nothing when `check_only`.
+///
+/// # Errors
+///
+/// See [`BlessError`].
+pub fn bless_all(
+    assignment: &Assignment,
+    check_only: bool,
+    cache: &BuildCache,
+    containment: Containment,
+) -> Result<BlessOutcome, BlessError> {
+    let mut outcome = bless(assignment, check_only)?;
+    generators::bless_generated(assignment, check_only, cache, containment, &mut outcome)?;
+    // The cases the generators just made have answers to make too.
+    let generated = !check_only && outcome.stale.iter().any(|p| p.extension().is_some_and(|e| e == "in"));
+    let reloaded;
+    let assignment = if generated {
+        reloaded = crate::load::load_folder(&assignment.dir)?;
+        &reloaded
+    } else {
+        assignment
+    };
+    answers::bless_answers(assignment, check_only, cache, containment, &mut outcome)?;
+    Ok(outcome)
+}
 
 /// What blessing found or did.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]

@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 use crate::load::{Assignment, BuildRecipe};
 use crate::run::{self, Containment, Mount, RunRequest, Termination};
 
+pub mod program;
+
 /// Bytes of compiler output kept for a report.
 const MAX_LOG_BYTES: usize = 16 * 1024;
 /// Bumped whenever the meaning of a cache entry changes, so old entries are never reused.

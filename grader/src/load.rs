@@ -361,6 +361,11 @@ pub struct Assignment {
     pub warnings: Vec<String>,
     /// For a problem package: what it is beyond the rubric.
     pub package: Option<package::PackageInfo>,
+    /// The program (a file or a folder, in any language the grader builds) whose output on a
+    /// case's input is its expected output, for `grader bless`: `[reference] program` of an
+    /// `assignment.toml`, or a package's solution (`generators.yaml`'s, else its first accepted
+    /// submission).
+    pub reference: Option<PathBuf>,
 }
 
 /// `[similarity] base` as loaded: the files, or the first that could not be read. Only comparing
@@ -631,6 +636,23 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         None => None,
     };
 
+    let reference = match &file.reference {
+        Some(reference) => {
+            let relative = Path::new(reference.program.get_ref());
+            let inside = relative.components().all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !inside || !dir.join(relative).exists() {
+                return Err(source.error_at(
+                    reference.program.span(),
+                    format!(
+                        "no reference program `{}` in the assignment's folder (a file or folder inside it)",
+                        reference.program.get_ref()
+                    ),
+                ));
+            }
+            Some(dir.join(relative))
+        }
+        None => None,
+    };
     let similarity_base = match &file.similarity {
         Some(similarity) => similarity_base(&source, &dir, &similarity.base)?,
         None => SimilarityBase::default(),
@@ -651,6 +673,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         similarity_base,
         warnings: Vec::new(),
         package: None,
+        reference,
     };
 
     for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {

@@ -516,6 +516,7 @@ mod tests {
             similarity_base: crate::load::SimilarityBase::default(),
             warnings: Vec::new(),
             package: None,
+            reference: None,
         }
     }
 

@@ -318,3 +318,114 @@ fn a_broken_validator_is_the_packages_fault_never_the_students() {
         "{error}"
     );
 }
+
+/// Every file under `data/` of a package, by its path there.
+fn data_files(package: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(package.join("data"))
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let name = e.path().strip_prefix(package).unwrap().display().to_string();
+            (name, std::fs::read(e.path()).unwrap())
+        })
+        .collect()
+}
+
+fn bless(assignment: &grader::load::Assignment, check: bool) -> grader::bless::BlessOutcome {
+    grader::bless::bless_all(assignment, check, &common::cache(), Containment::available()).unwrap()
+}
+
+/// A package stripped of its generated inputs and of every answer gets them back, byte for byte,
+/// from its seeded generators and its reference solution; `--check` then finds nothing stale, and
+/// finds an answer changed by hand.
+#[test]
+fn a_package_stripped_of_its_data_gets_it_back_from_bless() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["primes", "wordcount"] {
+        common::copy_tree(&package(name), &dir.path().join(name));
+    }
+    let primes = dir.path().join("primes");
+    let committed = data_files(&package("primes"));
+    std::fs::remove_dir_all(primes.join("data")).unwrap();
+    let outcome = bless(&load_folder(&primes).unwrap(), false);
+    assert_eq!(outcome.stale.len(), committed.len(), "{outcome:?}");
+    assert_eq!(data_files(&primes), committed);
+    let assignment = load_folder(&primes).unwrap();
+    assert_eq!(bless(&assignment, true).stale, Vec::<PathBuf>::new());
+
+    std::fs::write(primes.join("data/secret/5-large.ans"), "48309\n").unwrap();
+    let stale = bless(&load_folder(&primes).unwrap(), true).stale;
+    assert_eq!(stale, [primes.canonicalize().unwrap().join("data/secret/5-large.ans")]);
+
+    // Answers written by hand that the reference agrees with stay; missing ones come back.
+    let wordcount = dir.path().join("wordcount");
+    let committed = data_files(&package("wordcount"));
+    for (name, _) in committed.iter().filter(|(n, _)| n.ends_with(".ans")) {
+        std::fs::remove_file(wordcount.join(name)).unwrap();
+    }
+    let outcome = bless(&load_folder(&wordcount).unwrap(), false);
+    assert_eq!(outcome.stale.len(), 7, "{outcome:?}");
+    assert_eq!(data_files(&wordcount), committed);
+}
+
+/// `[reference] program` in our own format: the expected outputs of plain cases from a program in
+/// any language, no Rust, no hand-typed transcript.
+#[test]
+fn a_reference_program_writes_the_transcripts_of_plain_cases() {
+    let root = toy(
+        "[builds.program]\nlanguage = \"python3\"\n\n[reference]\nprogram = \"solution/count.py\"\n",
+        &[("words/two.toml", "title = \"two words\"\n"), ("words/two.stdin", "hello  world\n")],
+    );
+    let dir = root.path().join("toy");
+    std::fs::create_dir_all(dir.join("solution")).unwrap();
+    std::fs::write(dir.join("solution/count.py"), "print(len(input().split()))\n").unwrap();
+    let assignment = load(root.path(), "toy").unwrap();
+    let outcome = bless(&assignment, true);
+    assert_eq!(outcome.stale, [dir.canonicalize().unwrap().join("words/two.stdout")]);
+    bless(&assignment, false);
+    assert_eq!(std::fs::read_to_string(dir.join("words/two.stdout")).unwrap(), "2\n");
+    let submission = tempfile::tempdir().unwrap();
+    std::fs::write(submission.path().join("words.py"), "import sys\nprint(len(sys.stdin.read().split()))\n")
+        .unwrap();
+    assert_eq!(grade(&assignment, submission.path(), &options()).unwrap().score, 10.0);
+    let e = load_with_reference("solution/missing.py");
+    assert!(
+        e.contains("assignment.toml:") && e.contains("no reference program `solution/missing.py`"),
+        "{e}"
+    );
+}
+
+fn load_with_reference(program: &str) -> String {
+    let root = toy(
+        &format!("[builds.program]\nlanguage = \"python3\"\n\n[reference]\nprogram = \"{program}\"\n"),
+        &[],
+    );
+    load(root.path(), "toy").unwrap_err().to_string()
+}
+
+/// The README's section on packages runs as written.
+#[test]
+fn the_readmes_package_commands_run_as_written() {
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).unwrap();
+    let section = readme.split("## Any assignment: problem packages and languages").nth(1).unwrap();
+    let section = section.split("\n## ").next().unwrap();
+    let blocks: Vec<&str> =
+        section.split("```sh\n").skip(1).map(|b| b.split("```").next().unwrap()).collect();
+    assert_eq!(blocks.len(), 1, "{blocks:?}");
+    let bin = Path::new(env!("CARGO_BIN_EXE_grader")).parent().unwrap().to_owned();
+    let cache = tempfile::tempdir().unwrap();
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!("set -eu\nexport PATH=\"{}:$PATH\"\n{}", bin.display(), blocks[0]))
+        .current_dir(common::repo())
+        .env("GRADER_CACHE_DIR", cache.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("6 of 6 submissions as expected"), "{stdout}");
+    assert!(stdout.contains("Score: 100.00 / 100.00"), "{stdout}");
+    assert!(stdout.contains("primes: 16 expected outputs fresh, 0 stale"), "{stdout}");
+}

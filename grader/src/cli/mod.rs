@@ -151,12 +151,15 @@ enum Command {
     Similarity(class::SimilarityArgs),
     /// Regenerate the `.stdin`/`.stdout` sidecars of scenario cases from the reference.
     Bless {
-        /// Only this assignment (default: all).
+        /// Only this assignment: an id, or the path of its folder (default: all).
         #[arg(long, short)]
         assignment: Option<String>,
-        /// Write nothing; exit 1 when any sidecar is stale.
+        /// Write nothing; exit 1 when any sidecar or answer is stale.
         #[arg(long)]
         check: bool,
+        /// Build cache folder (for a reference program in any language).
+        #[arg(long, value_name = "DIR")]
+        cache_dir: Option<PathBuf>,
     },
     /// Grade every example submission of an assignment and check each against what its folder
     /// promises: a problem package's `submissions/<verdict>/`, else `fixtures/<id>/` (`correct` full
@@ -440,7 +443,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             Ok(EXIT_OK)
         }
         Command::Audit(args) => crate::audit::command::run(&cases, args, level()?, cli.accept_readable_cases),
-        Command::Bless { assignment, check } => bless(&cases, assignment.as_deref(), check),
+        Command::Bless { assignment, check, cache_dir } => {
+            let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
+            bless(&cases, assignment.as_deref(), check, &cache, level()?)
+        }
         Command::List { assignment } => list(&cases, assignment.as_deref()),
         Command::Verify { assignment, cache_dir } => {
             let assignment = load_assignment(&cases, &assignment)?;
@@ -743,20 +749,26 @@ fn selected_ids(cases: &Path, assignment: Option<&str>) -> anyhow::Result<Vec<St
     })
 }
 
-fn bless(cases: &Path, assignment: Option<&str>, check: bool) -> anyhow::Result<u8> {
+fn bless(
+    cases: &Path,
+    assignment: Option<&str>,
+    check: bool,
+    cache: &BuildCache,
+    containment: Containment,
+) -> anyhow::Result<u8> {
     let mut out = anstream::stdout();
     let mut stale_total = 0;
     for name in selected_ids(cases, assignment)? {
         let assignment = load_assignment(cases, &name)?;
         let id = &assignment.id;
-        let outcome = crate::bless::bless(&assignment, check)?;
+        let outcome = crate::bless::bless_all(&assignment, check, cache, containment)?;
         for path in &outcome.stale {
             let verb = if check { "stale" } else { "wrote" };
             writeln!(out, "{verb} {}", path.display())?;
         }
         writeln!(
             out,
-            "{id}: {} sidecars fresh, {} {}",
+            "{id}: {} expected outputs fresh, {} {}",
             outcome.fresh,
             outcome.stale.len(),
             if check { "stale" } else { "written" }

@@ -64,6 +64,11 @@ impl TokenRules {
         Ok(rules)
     }
 
+    /// Whether the default validator accepts `output` against `answer` under these rules.
+    pub fn judge(&self, answer: &[u8], output: &[u8]) -> bool {
+        judge(answer, output, self).is_none()
+    }
+
     /// The flags in words for a report: "tokens, letter case ignored, numbers within 1e-6".
     pub fn describe(&self) -> String {
         let mut words = vec!["token by token".to_owned()];

@@ -5,13 +5,11 @@
 //! (`judgemessage.txt`, `score.txt`, `score_multiplier.txt`).
 
 use std::ffi::OsString;
-use std::path::Path;
-use std::time::Duration;
 
-use crate::build::{self, Build, BuildCache, SourceFile, Submission};
-use crate::languages::{Choice, LanguageRecipe};
-use crate::load::{Assignment, BuildRecipe, Case};
-use crate::run::{self, Containment, Limits, Mount, RunRequest, Termination};
+use crate::build::program::{self, ProgramError};
+use crate::build::{Build, BuildCache};
+use crate::load::{Assignment, Case};
+use crate::run::{self, Containment, Termination};
 use crate::score::Judgement;
 
 use super::GradeError;
@@ -36,63 +34,13 @@ pub fn build_validator(
     let Some(program) = assignment.package.as_ref().and_then(|p| p.validator.as_deref()) else {
         return Ok(None);
     };
-    let files = program_files(program).map_err(|source| {
-        GradeError::Build(build::BuildError::Submission { path: program.to_owned(), source })
-    })?;
-    let scripts = files.iter().any(|f| f.name == "build" || f.name == "run");
-    let mut limits = Limits::compiler();
-    limits.processes = 256;
-    limits.address_space_limit = false;
-    let recipe = if scripts {
-        // The format's own way: `build` (if any) in the program's folder, then `run` is the program.
-        let script = "cd \"$1\" && if [ -f build ]; then chmod +x build && ./build; fi && chmod +x run";
-        BuildRecipe {
-            name: RECIPE.to_owned(),
-            commands: vec![vec!["sh".into(), "-c".into(), script.into(), "build".into(), "{build}".into()]],
-            run: vec!["{build}/run".to_owned()],
-            env: Default::default(),
-            limits,
-            requires: vec!["sh".to_owned()],
-            language: None,
-        }
-    } else {
-        BuildRecipe {
-            name: RECIPE.to_owned(),
-            commands: Vec::new(),
-            run: Vec::new(),
-            env: Default::default(),
-            limits,
-            requires: Vec::new(),
-            language: Some(LanguageRecipe { choice: Choice::ByExtension, heap_mb: 1024 }),
-        }
-    };
-    let submission = Submission { path: program.to_owned(), files };
-    let built = build::build(assignment, &recipe, &submission, cache, containment)?;
-    if !built.ok {
-        return Err(GradeError::Validator {
-            path: program.to_owned(),
-            why: format!("it does not build:\n{}", built.log.trim_end()),
-        });
-    }
-    Ok(Some(built))
-}
-
-/// The files of a program: a single file, or every file of its folder (its own folders included).
-fn program_files(program: &Path) -> std::io::Result<Vec<SourceFile>> {
-    if program.is_file() {
-        let name = program.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        return Ok(vec![SourceFile { name, content: std::fs::read(program)? }]);
-    }
-    let mut files = Vec::new();
-    for entry in walkdir::WalkDir::new(program).min_depth(1).sort_by_file_name() {
-        let entry = entry.map_err(std::io::Error::other)?;
-        if entry.file_type().is_file() {
-            let relative = entry.path().strip_prefix(program).unwrap_or(entry.path());
-            let name = relative.iter().map(|c| c.to_string_lossy()).collect::<Vec<_>>().join("/");
-            files.push(SourceFile { name, content: std::fs::read(entry.path())? });
+    match program::build_program(assignment, program, RECIPE, cache, containment) {
+        Ok(built) => Ok(Some(built)),
+        Err(ProgramError::Build(e)) => Err(GradeError::Build(e)),
+        Err(ProgramError::DoesNotBuild { log, .. }) => {
+            Err(GradeError::Validator { path: program.to_owned(), why: format!("it does not build:\n{log}") })
         }
     }
-    Ok(files)
 }
 
 /// Runs the validator on one output of the case, contained, in a folder of its own that holds a
@@ -121,46 +69,21 @@ fn run_validator(
     containment: Containment,
 ) -> Result<Judgement, String> {
     let io = |e: std::io::Error| e.to_string();
-    std::fs::create_dir_all(cache.dir()).map_err(io)?;
-    let folder = tempfile::Builder::new().prefix(".validating-").tempdir_in(cache.dir()).map_err(io)?;
+    let folder = program::scratch_folder(cache, ".validating-").map_err(io)?;
     let input = folder.path().join("input.in");
     let answer = folder.path().join("answer.ans");
     let feedback = folder.path().join("feedback");
     std::fs::copy(case.stdin_path(), &input).map_err(io)?;
     std::fs::copy(case.stdout_path(), &answer).map_err(io)?;
     std::fs::create_dir(&feedback).map_err(io)?;
-    for path in [folder.path(), &feedback] {
-        run::prepare_for_program(path, true).map_err(io)?;
-    }
+    run::prepare_for_program(&feedback, true).map_err(io)?;
     for path in [&input, &answer] {
         run::prepare_for_program(path, false).map_err(io)?;
     }
-    let mut argv: Vec<OsString> = validator.run_argv.clone();
-    argv.push(input.into_os_string());
-    argv.push(answer.into_os_string());
+    let mut argv: Vec<OsString> = vec![input.into_os_string(), answer.into_os_string()];
     argv.push(format!("{}/", feedback.display()).into());
     argv.extend(args.iter().map(OsString::from));
-    let mut mounts = validator.run_mounts.clone();
-    mounts.push(Mount { path: folder.path().to_owned(), writable: true });
-    let limits = Limits {
-        wall: Duration::from_secs(60),
-        cpu: Duration::from_secs(30),
-        memory_bytes: 2048 << 20,
-        output_bytes: 1 << 20,
-        processes: 256,
-        address_space_limit: false,
-        ..Limits::default()
-    };
-    let request = RunRequest {
-        argv: &argv,
-        env: &validator.run_env,
-        stdin: team_output,
-        limits: &limits,
-        mounts: &mounts,
-        containment,
-        keep: None,
-    };
-    let outcome = run::run(&request).map_err(|e| run::error_chain(&e))?;
+    let outcome = program::run_program(validator, &argv, team_output, Some(folder.path()), containment)?;
     let read = |name: &str| -> Option<String> {
         use std::io::Read;
         let file = std::fs::File::open(feedback.join(name)).ok()?;

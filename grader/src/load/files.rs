@@ -24,6 +24,16 @@ pub(super) struct AssignmentFile {
     pub(super) late: Option<LateFile>,
     #[serde(default)]
     pub(super) similarity: Option<SimilarityFile>,
+    #[serde(default)]
+    pub(super) reference: Option<ReferenceFile>,
+}
+
+/// `[reference]`: the program whose output is a plain case's expected output (`grader bless`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(super) struct ReferenceFile {
+    /// A file or folder inside the assignment's folder, built by its language.
+    pub(super) program: Spanned<String>,
 }
 
 /// `[similarity]`: what `grader similarity` must know of the assignment.

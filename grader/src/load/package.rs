@@ -355,7 +355,13 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
             });
         }
     }
-    if groups.iter().all(|g| g.visibility != Visibility::Hidden) {
+    let generated = dir.join("generators/generators.yaml").is_file();
+    if groups.iter().all(|g| g.visibility != Visibility::Hidden) && generated {
+        warnings.push(format!(
+            "{}: no test cases under data/secret yet: `grader bless` makes them from generators/generators.yaml",
+            dir.display()
+        ));
+    } else if groups.iter().all(|g| g.visibility != Visibility::Hidden) {
         return Err(LoadError::Invalid {
             path: data.join("secret"),
             line: None,
@@ -438,7 +444,9 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
         .into_iter()
         .map(|p| glob::Pattern::new(p).expect("the languages' patterns are valid"))
         .collect();
+    let reference = reference_solution(&dir);
     Ok(Assignment {
+        reference,
         id,
         title,
         handout: None,
@@ -464,6 +472,24 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
 
 fn file_name(path: &Path) -> String {
     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// The solution whose output is the answer: the one `generators/generators.yaml` names (a path
+/// from the package's root), else the first accepted submission.
+fn reference_solution(dir: &Path) -> Option<PathBuf> {
+    let generators = dir.join("generators/generators.yaml");
+    if let Ok(yaml) = Yaml::read(&generators) {
+        if let Ok(Some(solution)) = yaml.string("solution") {
+            let path = dir.join(solution.trim_start_matches('/'));
+            if path.exists() {
+                return Some(path);
+            }
+        }
+    }
+    let accepted = dir.join("submissions/accepted");
+    let mut programs: Vec<PathBuf> = std::fs::read_dir(accepted).ok()?.flatten().map(|e| e.path()).collect();
+    programs.sort();
+    programs.into_iter().find(|p| p.file_name().is_some_and(|n| !n.to_string_lossy().starts_with('.')))
 }
 
 /// The package's custom output validator: `output_validator/` (2023-07), else the one program in

@@ -60,6 +60,25 @@ fn packages(assignment: &Assignment) -> Vec<&'static str> {
     if names.contains(&"checkstyle") {
         packages.push("checkstyle");
     }
+    // A recipe by language: that language's tools; by the submission's endings, every language's
+    // (and the validator's, the reference's: any language too).
+    use crate::languages::{Choice, Language};
+    for recipe in assignment.builds.values() {
+        let languages: Vec<Language> = match recipe.language.map(|l| l.choice) {
+            None => Vec::new(),
+            Some(Choice::Only(language)) => vec![language],
+            Some(Choice::ByExtension) => Language::ALL.to_vec(),
+        };
+        for language in languages {
+            packages.extend(
+                language.debian_packages().iter().filter(|p| !packages.contains(p)).collect::<Vec<_>>(),
+            );
+        }
+    }
+    if assignment.package.is_some() && !packages.contains(&"python3") {
+        packages.push("python3");
+    }
+    packages.dedup();
     packages
 }
 
