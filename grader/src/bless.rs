@@ -66,6 +66,22 @@ pub fn bless_all(
         assignment
     };
     answers::bless_answers(assignment, check_only, cache, containment, &mut outcome)?;
+    // A package that states no time limit gets the one its accepted submissions give, beside it.
+    let unstated =
+        assignment.package.as_ref().is_some_and(|p| p.time_limit_source == crate::load::package::INFERRED);
+    if unstated {
+        let inferred = crate::timelimit::infer(assignment, cache, containment).map_err(|e| {
+            BlessError::Reference { path: assignment.dir.join("submissions/accepted"), why: e.to_string() }
+        })?;
+        if let Some(inferred) = inferred {
+            let written = crate::timelimit::write_beside(assignment, inferred.time_limit, check_only)
+                .map_err(|source| LoadError::Io { path: assignment.dir.clone(), source })?;
+            match written {
+                Some(path) => outcome.stale.push(path),
+                None => outcome.fresh += 1,
+            }
+        }
+    }
     Ok(outcome)
 }
 

@@ -34,4 +34,5 @@ pub mod roster;
 pub mod run;
 pub mod score;
 pub mod similarity;
+pub mod timelimit;
 pub mod verify;

@@ -405,6 +405,21 @@ impl Assignment {
         Ok(())
     }
 
+    /// Sets a problem package's time limit (one inferred from its accepted submissions): every
+    /// case's CPU limit and its wall limit with it.
+    pub fn set_time_limit(&mut self, time_limit: Duration, source: &str) {
+        let Some(package) = &mut self.package else { return };
+        package.time_limit = time_limit;
+        package.time_limit_source = source.to_owned();
+        for case in &mut self.cases {
+            if let Some(p) = &mut case.package {
+                p.time_limit = time_limit;
+                case.limits.cpu = time_limit;
+                case.limits.wall = package::wall_limit(time_limit);
+            }
+        }
+    }
+
     /// The category with this id.
     pub fn category(&self, id: &str) -> Option<&Category> {
         self.categories.iter().find(|c| c.id == id)

@@ -275,8 +275,23 @@ fn a_packages_malformed_files_are_errors_naming_file_and_line() {
         "{:?}",
         loaded.warnings
     );
-    // Without a stated time limit: the default, said.
-    assert!(package_with("name: Toy\n", &[]).unwrap().warnings[0].contains("no time limit"));
+    // Without a stated time limit: one to infer from the accepted submissions (none here: the
+    // default, said when grading settles it).
+    let unstated = package_with("name: Toy\n", &[]).unwrap();
+    assert_eq!(
+        unstated.package.as_ref().unwrap().time_limit_source,
+        "inferred from the accepted submissions"
+    );
+    let mut unstated = unstated;
+    assert_eq!(
+        grader::timelimit::settle(&mut unstated, &common::cache(), Containment::available()).unwrap(),
+        None
+    );
+    assert!(
+        unstated.warnings.iter().any(|w| w.contains("no accepted submission ran to infer one: 2 s")),
+        "{:?}",
+        unstated.warnings
+    );
 }
 
 /// A validator that does not answer by the protocol, or does not build, is the package's fault:
@@ -428,4 +443,36 @@ fn the_readmes_package_commands_run_as_written() {
     assert!(stdout.contains("6 of 6 submissions as expected"), "{stdout}");
     assert!(stdout.contains("Score: 100.00 / 100.00"), "{stdout}");
     assert!(stdout.contains("primes: 16 expected outputs fresh, 0 stale"), "{stdout}");
+}
+
+/// A package that states no time limit gets the one the package tools would compute from its
+/// accepted submissions (the slowest run times 5, in whole seconds), then `bless` keeps it beside
+/// the package; the time-limit-exceeded submission still exceeds it.
+#[test]
+fn a_package_without_a_time_limit_takes_one_from_its_accepted_submissions() {
+    let dir = tempfile::tempdir().unwrap();
+    let wordcount = dir.path().join("wordcount");
+    common::copy_tree(&package("wordcount"), &wordcount);
+    let yaml = std::fs::read_to_string(wordcount.join("problem.yaml")).unwrap();
+    std::fs::write(wordcount.join("problem.yaml"), yaml.split("limits:").next().unwrap()).unwrap();
+    let mut assignment = load_folder(&wordcount).unwrap();
+    let containment = Containment::available();
+    let inferred =
+        grader::timelimit::settle(&mut assignment, &common::cache(), containment).unwrap().unwrap();
+    assert_eq!(inferred.time_limit, grader::timelimit::from_slowest(inferred.slowest, 5.0, None));
+    assert!(inferred.slowest > std::time::Duration::ZERO && inferred.submission.starts_with("accepted/"));
+    let checked = verify::verify(&assignment, &options()).unwrap();
+    assert!(checked.iter().all(|c| c.outcome.is_ok()), "{}", verify::render(&checked));
+    let tle = checked.iter().find(|c| c.example.name == "time_limit_exceeded/quadratic.py").unwrap();
+    let package = tle.report.package.as_ref().unwrap();
+    assert_eq!(package.time_limit_source, "inferred from the accepted submissions");
+    assert_eq!(package.time_limit_seconds, inferred.time_limit.as_secs_f64());
+
+    let outcome = bless(&load_folder(&wordcount).unwrap(), false);
+    assert!(outcome.stale.iter().any(|p| p.ends_with(".timelimit")), "{outcome:?}");
+    let kept = load_folder(&wordcount).unwrap();
+    let info = kept.package.as_ref().unwrap();
+    assert_eq!(info.time_limit_source, ".timelimit");
+    // The kept limit is the one measured again (timings vary; the limit is rounded to seconds).
+    assert!(info.time_limit >= std::time::Duration::from_secs(1));
 }

@@ -165,7 +165,8 @@ pub(super) fn batch(
     let BatchArgs { root, assignment, out, jobs, partition, manual, force, only, cache_dir, similarity } =
         args;
     out_folder(&out)?;
-    let assignment = super::load_assignment(cases, &assignment)?;
+    let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
+    let assignment = super::settled_assignment(cases, &assignment, &cache, level)?;
     if similarity {
         // Refused before the class is graded, not after.
         assignment.similarity_base.files()?;
@@ -175,7 +176,6 @@ pub(super) fn batch(
     }
     let manual = read_manual(manual.as_deref(), &assignment)?;
     let cores = crate::run::cores();
-    let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
     let options = crate::batch::BatchOptions {
         out,
         jobs: jobs.unwrap_or(cores).max(1),

@@ -449,9 +449,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::List { assignment } => list(&cases, assignment.as_deref()),
         Command::Verify { assignment, cache_dir } => {
-            let assignment = load_assignment(&cases, &assignment)?;
             let selection = Selection::default();
             let options = grade_options(false, cache_dir, level()?, &selection, cli.accept_readable_cases);
+            let assignment = settled_assignment(&cases, &assignment, &options.cache, options.containment)?;
             let checked = crate::verify::verify(&assignment, &options)?;
             if checked.is_empty() {
                 return Err(UsageError(format!(
@@ -580,6 +580,29 @@ pub(crate) fn load_assignment(cases: &Path, name: &str) -> Result<load::Assignme
     Ok(assignment)
 }
 
+/// [`load_assignment`], and for a problem package that states no time limit, the one its accepted
+/// submissions give (measured once per package content, then kept in the build cache).
+pub(crate) fn settled_assignment(
+    cases: &Path,
+    name: &str,
+    cache: &BuildCache,
+    containment: Containment,
+) -> anyhow::Result<load::Assignment> {
+    let mut assignment = load::load(cases, name)?;
+    if let Some(inferred) = crate::timelimit::settle(&mut assignment, cache, containment)? {
+        let mut err = anstream::stderr();
+        let _ = writeln!(
+            err,
+            "time limit: {} s of CPU, inferred from the slowest accepted run ({} s, {}); `grader bless` keeps it in .timelimit",
+            inferred.time_limit.as_secs_f64(),
+            inferred.slowest.as_secs_f64(),
+            inferred.submission
+        );
+    }
+    let _ = assignment.write_warnings(&mut anstream::stderr());
+    Ok(assignment)
+}
+
 /// Grades one submission; `for_student` words a wrong folder for the student who uploaded it (a
 /// Gradescope grading) rather than for the instructor at the command line.
 fn grade_one(
@@ -589,7 +612,7 @@ fn grade_one(
     options: GradeOptions,
     for_student: bool,
 ) -> anyhow::Result<Report> {
-    let assignment = load_assignment(cases, assignment)?;
+    let assignment = settled_assignment(cases, assignment, &options.cache, options.containment)?;
     if !submission.exists() {
         return Err(UsageError(format!("no submission at {}", submission.display())).into());
     }

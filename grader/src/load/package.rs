@@ -22,6 +22,16 @@ pub const PROBLEM_FILE: &str = "problem.yaml";
 /// DOMjudge's file): one number of seconds.
 pub const TIME_LIMIT_FILE: &str = ".timelimit";
 
+/// The wall-clock limit of a run under a CPU time limit: the CPU limit decides; the wall limit
+/// only ends a program that waits (a read that never returns), with room for a loaded machine.
+pub fn wall_limit(time_limit: Duration) -> Duration {
+    time_limit * 3 + Duration::from_secs(1)
+}
+
+/// The source of a time limit the package does not state: it is inferred from the accepted
+/// submissions (`grader bless` writes it to `.timelimit`).
+pub const INFERRED: &str = "inferred from the accepted submissions";
+
 /// The time limit when the package states none and none was computed.
 pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(2);
 
@@ -37,8 +47,12 @@ pub struct PackageInfo {
     pub scoring: bool,
     /// The time limit of every run (CPU time), and where it came from.
     pub time_limit: Duration,
-    /// `problem.yaml`, `.timelimit` or "the grader's default".
+    /// `problem.yaml`, `.timelimit`, or [`INFERRED`] until the accepted submissions have run.
     pub time_limit_source: String,
+    /// The slowest accepted run times this is the time limit (before rounding).
+    pub time_multiplier: f64,
+    /// The time limit is a multiple of this (2023-07); legacy: whole seconds, at least one.
+    pub time_resolution: Option<f64>,
     /// The custom output validator (a file or a folder), if the package has one; else the default
     /// validator judges, by each case's [`CompareSpec::tokens`].
     pub validator: Option<PathBuf>,
@@ -284,15 +298,28 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
         }
         None => match computed_time_limit(&dir)? {
             Some(t) => (t, TIME_LIMIT_FILE.to_owned()),
-            None => {
-                warnings.push(format!(
-                    "{}: no time limit (neither `limits.time_limit` nor {TIME_LIMIT_FILE}): {} s of CPU time per run",
-                    problem.path.display(),
-                    DEFAULT_TIME_LIMIT.as_secs()
-                ));
-                (DEFAULT_TIME_LIMIT, "the grader's default".to_owned())
-            }
+            // Inferred from the accepted submissions before grading (see `timelimit`).
+            None => (DEFAULT_TIME_LIMIT, INFERRED.to_owned()),
         },
+    };
+    // How a time limit is inferred from the slowest accepted run: legacy `time_multiplier` (5),
+    // rounded to whole seconds; 2023-07 `time_multipliers.ac_to_time_limit` (2), up to a multiple of
+    // `time_resolution` (1 s).
+    let multipliers = match limits_map.get("time_multipliers") {
+        Some(Value::Mapping(m)) => {
+            let m: BTreeMap<String, Value> =
+                m.iter().filter_map(|(k, v)| k.as_str().map(|k| (k.to_owned(), v.clone()))).collect();
+            problem.number(&m, "ac_to_time_limit")?
+        }
+        _ => None,
+    };
+    let (time_multiplier, time_resolution) = if modern {
+        (
+            multipliers.unwrap_or(2.0),
+            problem.number(&limits_map, "time_resolution")?.filter(|r| *r > 0.0).or(Some(1.0)),
+        )
+    } else {
+        (problem.number(&limits_map, "time_multiplier")?.unwrap_or(5.0), None)
     };
     let mib = |key: &str, default: u64| -> Result<u64, LoadError> {
         match problem.number(&limits_map, key)? {
@@ -305,9 +332,7 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
     let output_mb = mib("output", 8)?;
     let run_limits = Limits {
         cpu: time_limit,
-        // The CPU limit decides; the wall limit only ends a program that waits (a read that never
-        // returns), with room for a loaded machine.
-        wall: time_limit * 3 + Duration::from_secs(1),
+        wall: wall_limit(time_limit),
         memory_bytes: memory_mb << 20,
         output_bytes: (output_mb << 20) as usize,
         processes: 256,
@@ -465,6 +490,8 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
             scoring,
             time_limit,
             time_limit_source,
+            time_multiplier,
+            time_resolution,
             validator,
         }),
     })
