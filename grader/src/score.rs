@@ -19,6 +19,9 @@ pub struct Verdict {
     pub note: Option<String>,
     /// The comparison of the output with the transcript.
     pub comparison: Comparison,
+    /// A package case's verdict when its status alone does not say it (an interactor's rejection
+    /// of a program that then died of the missing answer is a wrong answer, not a crash).
+    pub judge: Option<crate::report::JudgeVerdict>,
 }
 
 /// Judges one run of a case against its expected transcript.
@@ -61,7 +64,13 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
             ));
         }
         let note = (!notes.is_empty()).then(|| notes.join("; "));
-        return Verdict { status: CaseStatus::Passed, credit: comparison.credit, note, comparison };
+        return Verdict {
+            status: CaseStatus::Passed,
+            credit: comparison.credit,
+            note,
+            comparison,
+            judge: None,
+        };
     }
 
     // A right output with a wrong ending: the ending is one more difference.
@@ -89,7 +98,7 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
         notes.push(partial_note(partial, &comparison, credit));
     }
     let note = (!notes.is_empty()).then(|| notes.join("; "));
-    Verdict { status, credit, note, comparison }
+    Verdict { status, credit, note, comparison, judge: None }
 }
 
 /// What a package's custom output validator said of one output (see `grade::validator`).
@@ -127,6 +136,7 @@ pub fn judge_validated(case: &Case, outcome: &RunOutcome, judgement: Option<Judg
         credit: 0.0,
         note: Some(note),
         comparison: Comparison::judged(false, 0.0, None),
+        judge: None,
     };
     match (&termination, judgement) {
         (Termination::Exited(0), Some(Judgement::Accepted { credit, message })) => {
@@ -144,6 +154,7 @@ pub fn judge_validated(case: &Case, outcome: &RunOutcome, judgement: Option<Judg
                 credit,
                 note,
                 comparison: Comparison::judged(true, credit, message),
+                judge: None,
             }
         }
         (Termination::Exited(0), Some(Judgement::Rejected { message })) => Verdict {
@@ -153,6 +164,7 @@ pub fn judge_validated(case: &Case, outcome: &RunOutcome, judgement: Option<Judg
                 message.clone().unwrap_or_else(|| "the output validator rejected the output".to_owned()),
             ),
             comparison: Comparison::judged(false, 0.0, message),
+            judge: None,
         },
         (Termination::Exited(0), Some(Judgement::Failed { why })) => failed(
             CaseStatus::Error,
@@ -169,6 +181,33 @@ pub fn judge_validated(case: &Case, outcome: &RunOutcome, judgement: Option<Judg
             failed(CaseStatus::of_limit(*limit), limit_problem(case, *limit))
         }
     }
+}
+
+/// Judges an interactive case of a package: a rejection by the interactor that came before the
+/// program's end stands (the program may have died of its missing answer); otherwise the program's
+/// own ending (time, crash) comes first, then the interactor's judgement. A program stopped only
+/// because it went on after the interactor had ended is judged by the interactor alone.
+pub fn judge_interaction(
+    case: &Case,
+    program: &RunOutcome,
+    judgement: Judgement,
+    interactor_first: bool,
+    stopped_after: bool,
+) -> Verdict {
+    if let (true, Judgement::Rejected { message }) = (interactor_first, &judgement) {
+        return Verdict {
+            status: CaseStatus::Failed,
+            credit: 0.0,
+            note: Some(message.clone().unwrap_or_else(|| "the interactor rejected the exchange".to_owned())),
+            comparison: Comparison::judged(false, 0.0, message.clone()),
+            judge: Some(crate::report::JudgeVerdict::WA),
+        };
+    }
+    if stopped_after {
+        let ended = RunOutcome { termination: Termination::Exited(0), ..program.clone() };
+        return judge_validated(case, &ended, Some(judgement));
+    }
+    judge_validated(case, program, Some(judgement))
 }
 
 /// What a kill at `limit` means, in the words of a report: "used more than 2 s of CPU time".

@@ -26,6 +26,19 @@ fn options() -> GradeOptions {
 fn every_example_submission_gets_its_expected_verdict_and_score() {
     let expected: &[(&str, &[(&str, f64)])] = &[
         (
+            "guess",
+            &[
+                ("accepted/bisect.c", 100.0),
+                ("accepted/bisect.py", 100.0),
+                // Dies at the judge's first `higher` or `lower`: every case, the sample too.
+                ("run_time_error/reads_words.py", 0.0),
+                // Too slow to guess in the three cases up to a million.
+                ("time_limit_exceeded/thinks_long.py", 50.0),
+                // Out of guesses when the number is large: the interactor rejects first.
+                ("wrong_answer/count_up.py", 66.67),
+            ],
+        ),
+        (
             "wordcount",
             &[
                 ("accepted/Main.java", 100.0),
@@ -93,6 +106,11 @@ fn every_example_submission_gets_its_expected_verdict_and_score() {
         assert_eq!(verdict("run_time_error/fixed_buffer.c"), JudgeVerdict::RTE);
         assert_eq!(verdict("time_limit_exceeded/quadratic.py"), JudgeVerdict::TLE);
         assert_eq!(verdict("wrong_answer/case_blind.py"), JudgeVerdict::WA);
+        assert_eq!(verdict("wrong_answer/count_up.py"), JudgeVerdict::WA);
+        assert_eq!(verdict("run_time_error/reads_words.py"), JudgeVerdict::RTE);
+        let count_up = checked.iter().find(|c| c.example.name == "wrong_answer/count_up.py").unwrap();
+        let last = count_up.report.cases.iter().find(|c| c.id == "secret/02-last").unwrap();
+        assert_eq!(last.note.as_deref(), Some("no right guess in 20 guesses"));
         // A custom validator's words are the case's note.
         let sorted = checked.iter().find(|c| c.example.name == "wrong_answer/sorted_only.py").unwrap();
         let two = sorted.report.cases.iter().find(|c| c.id == "secret/01-two").unwrap();

@@ -22,6 +22,10 @@ pub(super) fn bless_answers(
     outcome: &mut BlessOutcome,
 ) -> Result<(), BlessError> {
     let Some(reference) = &assignment.reference else { return Ok(()) };
+    // An interactive problem's answers are the interactor's to read, not a program's output.
+    if assignment.package.as_ref().is_some_and(|p| p.interactive) {
+        return Ok(());
+    }
     let cases: Vec<&Case> = assignment
         .cases
         .iter()

@@ -539,6 +539,26 @@ fn run_case(
             return report;
         }
     };
+    if let (Some(validator), Some(package)) = (
+        validator,
+        case.package.as_ref().filter(|_| assignment.package.as_ref().is_some_and(|p| p.interactive)),
+    ) {
+        let args = &package.validator_args;
+        match validator::interact(validator, build, &env, case, args, &options.cache, containment) {
+            Ok(interaction) => {
+                let verdict = score::judge_interaction(
+                    case,
+                    &interaction.program,
+                    interaction.judgement,
+                    interaction.interactor_first,
+                    interaction.stopped_after,
+                );
+                settle_report(&mut report, case, &interaction.program, verdict, max_score);
+            }
+            Err(why) => report.note = Some(format!("the grader could not run the interaction: {why}")),
+        }
+        return report;
+    }
     let judged = match (validator, &case.package) {
         (Some(validator), Some(package)) => {
             // The validator is asked only about an output of a program that ended well in time.
@@ -552,7 +572,24 @@ fn run_case(
         }
         _ => score::judge(case, &expected.stdout, &outcome, assignment.stops_at_end_of_input),
     };
-    let Verdict { status, credit, note, comparison } = judged;
+    settle_report(&mut report, case, &outcome, judged, max_score);
+    if report.status != CaseStatus::Passed || report.score < max_score {
+        report.input = input_context(assignment, case, expected, report.divergence.as_ref());
+        report.reproduce = Some(reproduce_command(case, expected, &env, &build.run_argv));
+    }
+    report
+}
+
+/// Fills a case's report from its run and its verdict: status, the limit or signal that ended it,
+/// a package case's verdict, points, the comparison, what the run cost, its stderr.
+fn settle_report(
+    report: &mut CaseReport,
+    case: &Case,
+    outcome: &run::RunOutcome,
+    verdict: Verdict,
+    max_score: f64,
+) {
+    let Verdict { status, credit, note, comparison, judge } = verdict;
     report.status = status;
     match &outcome.termination {
         run::Termination::Signaled { name, .. } => report.signal = Some(name.clone()),
@@ -568,7 +605,7 @@ fn run_case(
             run::Termination::Exited(code) => Some(code),
             _ => None,
         };
-        report.verdict = Some(crate::report::JudgeVerdict::of(status, exit_code));
+        report.verdict = Some(judge.unwrap_or_else(|| crate::report::JudgeVerdict::of(status, exit_code)));
     }
     report.score = max_score * credit;
     report.leniency = comparison.leniency;
@@ -586,11 +623,6 @@ fn run_case(
         kept.push(&outcome.stderr);
         report.stderr = Some(String::from_utf8_lossy(&kept.into_bytes()).into_owned());
     }
-    if report.status != CaseStatus::Passed || report.score < max_score {
-        report.input = input_context(assignment, case, expected, report.divergence.as_ref());
-        report.reproduce = Some(reproduce_command(case, expected, &env, &build.run_argv));
-    }
-    report
 }
 
 /// The referee of an interactive case with its games seeded from `n` and the case's own `seed` (1

@@ -84,6 +84,11 @@ fn run_validator(
     argv.push(format!("{}/", feedback.display()).into());
     argv.extend(args.iter().map(OsString::from));
     let outcome = program::run_program(validator, &argv, team_output, Some(folder.path()), containment)?;
+    Ok(read_judgement(&outcome, &feedback, case))
+}
+
+/// The validator's judgement from its ending and its feedback files.
+fn read_judgement(outcome: &run::RunOutcome, feedback: &std::path::Path, case: &Case) -> Judgement {
     let read = |name: &str| -> Option<String> {
         use std::io::Read;
         let file = std::fs::File::open(feedback.join(name)).ok()?;
@@ -93,7 +98,7 @@ fn run_validator(
         (!text.is_empty()).then_some(text)
     };
     let message = read("judgemessage.txt");
-    Ok(match outcome.termination {
+    match &outcome.termination {
         Termination::Exited(42) => {
             let number = |name: &str| read(name).map(|t| t.parse::<f64>().map_err(|_| (name.to_owned(), t)));
             let credit = match (number("score_multiplier.txt"), number("score.txt")) {
@@ -101,11 +106,11 @@ fn run_validator(
                 (None, Some(Ok(score))) => score / case.package.as_ref().map_or(1.0, |p| p.score_scale),
                 (None, None) => 1.0,
                 (Some(Err((name, text))), _) | (_, Some(Err((name, text)))) => {
-                    return Ok(Judgement::Failed { why: format!("its {name} holds `{text}`, not a number") })
+                    return Judgement::Failed { why: format!("its {name} holds `{text}`, not a number") }
                 }
             };
             if !(credit.is_finite() && credit >= 0.0) {
-                return Ok(Judgement::Failed { why: format!("it gave the score {credit}") });
+                return Judgement::Failed { why: format!("it gave the score {credit}") };
             }
             Judgement::Accepted { credit: credit.min(1.0), message }
         }
@@ -124,5 +129,72 @@ fn run_validator(
                 ),
             }
         }
+    }
+}
+
+/// What one interactive case's runs gave: the program's outcome, and the interactor's judgement.
+pub struct Interaction {
+    /// The submission's run, as it talked with the interactor.
+    pub program: run::RunOutcome,
+    /// The interactor's verdict.
+    pub judgement: Judgement,
+    /// The interactor ended first: a rejection then stands whatever the program did after.
+    pub interactor_first: bool,
+    /// The program went on after the interactor had ended and was stopped.
+    pub stopped_after: bool,
+}
+
+/// Runs an interactive case: the submission and the validator (the interactor) wired to each other,
+/// both contained; the interactor reads the input and answer files and judges.
+#[allow(clippy::too_many_arguments)]
+pub fn interact(
+    validator: &Build,
+    build: &Build,
+    env: &std::collections::BTreeMap<String, String>,
+    case: &Case,
+    args: &[String],
+    cache: &BuildCache,
+    containment: Containment,
+) -> Result<Interaction, String> {
+    let io = |e: std::io::Error| e.to_string();
+    let folder = program::scratch_folder(cache, ".interacting-").map_err(io)?;
+    let input = folder.path().join("input.in");
+    let answer = folder.path().join("answer.ans");
+    let feedback = folder.path().join("feedback");
+    std::fs::copy(case.stdin_path(), &input).map_err(io)?;
+    // An interactive case's answer may be missing: the interactor may need none.
+    std::fs::write(&answer, std::fs::read(case.stdout_path()).unwrap_or_default()).map_err(io)?;
+    std::fs::create_dir(&feedback).map_err(io)?;
+    run::prepare_for_program(&feedback, true).map_err(io)?;
+    for path in [&input, &answer] {
+        run::prepare_for_program(path, false).map_err(io)?;
+    }
+    let mut partner_argv = validator.run_argv.clone();
+    partner_argv.extend([input.into_os_string(), answer.into_os_string()]);
+    partner_argv.push(format!("{}/", feedback.display()).into());
+    partner_argv.extend(args.iter().map(OsString::from));
+    let mut partner_mounts = validator.run_mounts.clone();
+    partner_mounts.push(run::Mount { path: folder.path().to_owned(), writable: true });
+    let partner_limits = program::limits();
+    let program_request = run::SpawnRequest {
+        argv: &build.run_argv,
+        env,
+        limits: &case.limits,
+        mounts: &build.run_mounts,
+        containment,
+    };
+    let partner_request = run::SpawnRequest {
+        argv: &partner_argv,
+        env: &validator.run_env,
+        limits: &partner_limits,
+        mounts: &partner_mounts,
+        containment,
+    };
+    let pair = run::run_pair(&program_request, &partner_request).map_err(|e| run::error_chain(&e))?;
+    Ok(Interaction {
+        judgement: read_judgement(&pair.partner, &feedback, case),
+        program: pair.program,
+        interactor_first: pair.partner_ended_first,
+        stopped_after: pair.program_stopped_after_partner,
     })
 }

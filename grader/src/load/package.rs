@@ -49,6 +49,8 @@ pub struct PackageInfo {
     pub time_limit: Duration,
     /// `problem.yaml`, `.timelimit`, or [`INFERRED`] until the accepted submissions have run.
     pub time_limit_source: String,
+    /// The validator is an interactor: it talks with the program instead of reading its output.
+    pub interactive: bool,
     /// The slowest accepted run times this is the time limit (before rounding).
     pub time_multiplier: f64,
     /// The time limit is a multiple of this (2023-07); legacy: whole seconds, at least one.
@@ -255,12 +257,13 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
     let validation: Vec<&str> = validation.split_whitespace().collect();
     let interactive = types.iter().any(|t| t == "interactive") || validation.contains(&"interactive");
     let custom = validation.first() == Some(&"custom")
+        || interactive
         || dir.join("output_validator").is_dir()
         || (!modern && dir.join("output_validators").is_dir() && validation.first() == Some(&"custom"));
-    if interactive {
+    if interactive && !custom {
         return Err(problem.error(
             if problem.map.contains_key("type") { "type" } else { "validation" },
-            "interactive problems are not graded yet: the grader runs an interactor from a later version on",
+            "an interactive problem needs its interactor: a custom output validator (output_validator/)",
         ));
     }
     let validator = if custom { Some(validator_program(&dir, &problem)?) } else { None };
@@ -492,6 +495,7 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
             time_limit_source,
             time_multiplier,
             time_resolution,
+            interactive,
             validator,
         }),
     })

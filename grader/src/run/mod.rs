@@ -16,6 +16,7 @@ mod group;
 mod interactive;
 mod limits;
 mod netns;
+mod pair;
 mod pipes;
 mod pool;
 mod procs;
@@ -37,6 +38,7 @@ pub use cgroup::Hierarchy;
 pub use interactive::{Interactive, LineRead};
 pub(crate) use limits::Rlimits;
 pub use limits::{hard_process_limit, Limit, Limits};
+pub use pair::{run_pair, PairOutcome};
 pub use pipes::Capture;
 pub use sandbox::{
     await_reaped, below_writable_places, keep_from_programs, locate_program, namespace_problem,
