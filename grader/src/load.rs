@@ -15,6 +15,7 @@ use crate::compare::{CompareSpec, LenientRewrite, LinePattern, Normalization, Pa
 use crate::run::Limits;
 
 mod case;
+mod course;
 mod files;
 pub mod package;
 mod settings;

@@ -21,6 +21,17 @@ pub use gradescope::{write_gradescope_bundle, BundleOptions, GradescopeBundle};
 /// The folder of a pack's assignment that holds one placeholder per hidden case.
 pub const WITHHELD_DIR: &str = "withheld";
 
+/// How a problem package's pack names the placeholder of a hidden case, in the case's own group:
+/// `withheld-1.in`, empty.
+pub const PACKAGE_PLACEHOLDER: &str = "withheld-";
+
+/// Whether a case of a pack is a placeholder of a hidden case.
+fn is_placeholder(case: &Case) -> bool {
+    case.id.starts_with(&format!("{WITHHELD_DIR}/"))
+        || (case.package.is_some()
+            && case.path.file_name().is_some_and(|n| n.to_string_lossy().starts_with(PACKAGE_PLACEHOLDER)))
+}
+
 /// The marker of the defect-cost table that `grader/tests/fixtures.rs` generates in an assignment's
 /// README: the table comes from gradings with the hidden cases, so students do not get it.
 const DEFECT_TABLE_MARKER: &str = "<!-- defect-costs:start";
@@ -181,11 +192,19 @@ fn relative(dir: &Path, path: &Path) -> Result<String, PackError> {
 /// The case a file belongs to: the one with the longest id such that the file is `<id>.<anything>`
 /// (its `.toml`, `.stdin`, `.stdout`, `.env` or any other sidecar).
 fn owning_case<'a>(assignment: &'a Assignment, rel: &str) -> Option<&'a Case> {
+    // A case's files share its file's path without the extension: `<id>` for a case file, a
+    // package's `data/<group>/<name>` for its `.in`.
+    let stem = |case: &Case| -> String {
+        let path = case.path.with_extension("");
+        relative(&assignment.dir, &path).unwrap_or_else(|_| case.id.clone())
+    };
     assignment
         .cases
         .iter()
-        .filter(|case| rel.strip_prefix(case.id.as_str()).is_some_and(|rest| rest.starts_with('.')))
-        .max_by_key(|case| case.id.len())
+        .map(|case| (case, stem(case)))
+        .filter(|(_, stem)| rel.strip_prefix(stem.as_str()).is_some_and(|rest| rest.starts_with('.')))
+        .max_by_key(|(_, stem)| stem.len())
+        .map(|(case, _)| case)
 }
 
 /// Files named by the build recipes (`{assignment}/driver.c`), relative to the assignment folder.
@@ -396,10 +415,13 @@ pub fn write_student_pack(
     force: bool,
 ) -> Result<StudentPack, PackError> {
     let assignment = load::load(cases_root, id)?;
-    if assignment.package.is_some() {
+    let id = assignment.id.as_str();
+    let package = assignment.package.is_some();
+    if assignment.package.as_ref().is_some_and(|p| p.time_limit_source == load::package::INFERRED) {
         return Err(PackError::Verify {
-            id: assignment.id.clone(),
-            message: "student packs of problem packages are not made yet: hand out data/sample as it is"
+            id: id.to_owned(),
+            message: "the package states no time limit, and a pack has no accepted submission to infer it \
+                      from: run `grader bless` first, which keeps it in .timelimit"
                 .to_owned(),
         });
     }
@@ -427,7 +449,13 @@ pub fn write_student_pack(
 
     let mut readme = ReadmeFate::Absent;
     let mut copied = 0;
-    for file in files.iter().filter(|f| f.case.is_none_or(|c| c.visibility == Visibility::Visible)) {
+    // A package's solutions and generators (which make the hidden inputs) stay with the course.
+    let kept_back =
+        |rel: &str| package && (rel.starts_with("submissions/") || rel.starts_with("generators/"));
+    for file in files
+        .iter()
+        .filter(|f| f.case.is_none_or(|c| c.visibility == Visibility::Visible) && !kept_back(&f.rel))
+    {
         let target = staged.join(&file.rel);
         if file.rel == "README.md" {
             let text = fs::read_to_string(&file.path).map_err(io_error(&file.path))?;
@@ -444,7 +472,17 @@ pub fn write_student_pack(
     }
     let hidden: Vec<&Case> = assignment.cases.iter().filter(|c| c.visibility == Visibility::Hidden).collect();
     let mut numbers: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut folders: BTreeMap<String, usize> = BTreeMap::new();
     for case in &hidden {
+        if package {
+            // An empty input in the case's own group: the same category, the same share of its points.
+            let folder =
+                case.path.parent().map(|p| relative(&assignment.dir, p)).transpose()?.unwrap_or_default();
+            let n = folders.entry(folder.clone()).or_insert(0);
+            *n += 1;
+            write_file(&staged.join(folder).join(format!("{PACKAGE_PLACEHOLDER}{n}.in")), b"")?;
+            continue;
+        }
         let n = numbers.entry(case.category.as_str()).or_insert(0);
         *n += 1;
         let name = format!("{}-{n}", file_safe(&case.category));
@@ -507,7 +545,7 @@ fn verify_pack(source: &Assignment, staged_cases: &Path, secrets: &Secrets) -> R
     let stray: Vec<&str> = pack
         .cases
         .iter()
-        .filter(|c| c.visibility == Visibility::Hidden && !c.id.starts_with(&format!("{WITHHELD_DIR}/")))
+        .filter(|c| c.visibility == Visibility::Hidden && !is_placeholder(c))
         .map(|c| c.id.as_str())
         .collect();
     if !stray.is_empty() || hidden_shares(&pack) != hidden_shares(source) {

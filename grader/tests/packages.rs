@@ -473,6 +473,7 @@ fn a_package_without_a_time_limit_takes_one_from_its_accepted_submissions() {
     common::copy_tree(&package("wordcount"), &wordcount);
     let yaml = std::fs::read_to_string(wordcount.join("problem.yaml")).unwrap();
     std::fs::write(wordcount.join("problem.yaml"), yaml.split("limits:").next().unwrap()).unwrap();
+    std::fs::remove_file(wordcount.join(".timelimit")).unwrap();
     let mut assignment = load_folder(&wordcount).unwrap();
     let containment = Containment::available();
     let inferred =
@@ -493,4 +494,75 @@ fn a_package_without_a_time_limit_takes_one_from_its_accepted_submissions() {
     assert_eq!(info.time_limit_source, ".timelimit");
     // The kept limit is the one measured again (timings vary; the limit is rounded to seconds).
     assert!(info.time_limit >= std::time::Duration::from_secs(1));
+}
+
+/// The course authors' guide runs as written: its shell blocks, in order, in a fresh folder.
+#[test]
+fn the_authors_guide_runs_as_written() {
+    let guide = std::fs::read_to_string(common::repo().join("docs/authors.md")).unwrap();
+    let blocks: Vec<&str> = guide.split("```sh\n").skip(1).map(|b| b.split("```").next().unwrap()).collect();
+    assert_eq!(blocks.len(), 4, "{blocks:?}");
+    let bin = Path::new(env!("CARGO_BIN_EXE_grader")).parent().unwrap().to_owned();
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let script = format!("set -eu\nexport PATH=\"{}:$PATH\"\n{}", bin.display(), blocks.concat());
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(dir.path())
+        .env("GRADER_CACHE_DIR", cache.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{script}\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    // What the guide says happens, happens.
+    assert!(stdout.contains("sum: 0 expected outputs fresh, 8 written"), "{stdout}");
+    assert!(stdout.contains("wrong_answer/int32.c  ok "), "{stdout}");
+    assert!(stdout.contains("2 of 2 submissions as expected"), "{stdout}");
+    assert!(stdout.contains("Score: 100.00 / 100.00"), "{stdout}");
+    assert!(stdout.contains("sum  Lab 1: sums"), "{stdout}");
+    assert!(stdout.contains("graded by hand  Readable code, comments"), "{stdout}");
+    let sample = std::fs::read_to_string(dir.path().join("sum/data/sample/1.ans")).unwrap();
+    assert_eq!(sample, "3\n");
+}
+
+/// A student pack of a package: the samples, the group settings and the validator, an empty
+/// placeholder per hidden case in its group (so a self-check knows what it leaves out), and nothing
+/// of the hidden data, the solutions or the generators.
+#[test]
+fn a_student_pack_of_a_package_holds_the_samples_and_placeholders_only() {
+    let out = tempfile::tempdir().unwrap();
+    let root = common::repo().join("examples/packages");
+    for name in ["average", "primes"] {
+        let pack = grader::pack::write_student_pack(&root, name, &out.path().join(name), false).unwrap();
+        assert!(!pack.assignment_dir.join("submissions").exists(), "{name}");
+        assert!(!pack.assignment_dir.join("generators").exists(), "{name}");
+        let packed = data_files(&pack.assignment_dir);
+        for (file, bytes) in &packed {
+            let placeholder = file.contains("/withheld-") && bytes.is_empty();
+            let public = file.starts_with("data/sample/") || file.ends_with("test_group.yaml");
+            assert!(placeholder || public, "{name}: {file} is in the pack");
+        }
+        let assignment = load(&out.path().join(name).join("cases"), name).unwrap();
+        let original = load_folder(&package(name)).unwrap();
+        let shares = |a: &grader::load::Assignment| {
+            let points = grader::score::case_points(a, &a.cases.iter().collect::<Vec<_>>());
+            a.cases
+                .iter()
+                .zip(points)
+                .map(|(c, p)| (c.category.clone(), (p * 100.0).round() as i64))
+                .collect::<Vec<_>>()
+        };
+        let (mut packed_shares, mut original_shares) = (shares(&assignment), shares(&original));
+        packed_shares.sort();
+        original_shares.sort();
+        assert_eq!(packed_shares, original_shares, "{name}: every case keeps its category and points");
+    }
+    let assignment = load(&out.path().join("average/cases"), "average").unwrap();
+    let mean = package("average").join("submissions/accepted/mean.py");
+    let report = grade(&assignment, &mean, &GradeOptions { visible_only: true, ..options() }).unwrap();
+    let hidden = report.hidden.unwrap();
+    assert_eq!((hidden.cases, hidden.points), (7, 100.0));
 }

@@ -9,6 +9,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::run::{self, Containment};
 
+use crate::bless::BlessError;
+use crate::build::program::ProgramError;
 use crate::build::BuildCache;
 use crate::grade::{self, GradeError, GradeOptions};
 use crate::load::{self, LoadError};
@@ -292,7 +294,19 @@ pub fn main_impl() -> ExitCode {
             };
             let code = if err.chain().any(|e| e.is::<LoadError>() || e.is::<UsageError>()) {
                 EXIT_USAGE
-            } else if let Some(GradeError::Load(_)) = err.downcast_ref::<GradeError>() {
+            } else if let Some(GradeError::Load(_) | GradeError::Validator { .. }) =
+                err.downcast_ref::<GradeError>()
+            {
+                // A package whose validator does not build is malformed, as a bad case file is.
+                EXIT_USAGE
+            } else if let Some(
+                BlessError::Load(_)
+                | BlessError::Reference { .. }
+                | BlessError::Generator { .. }
+                | BlessError::Program(ProgramError::DoesNotBuild { .. }),
+            ) = err.downcast_ref::<BlessError>()
+            {
+                // The course's own programs failing is the assignment's fault, not the machine's.
                 EXIT_USAGE
             } else if matches!(err.downcast_ref::<GradeError>(), Some(GradeError::Build(e)) if bad_submission(e))
                 || err.downcast_ref::<crate::build::BuildError>().is_some_and(bad_submission)

@@ -473,7 +473,7 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
         .map(|p| glob::Pattern::new(p).expect("the languages' patterns are valid"))
         .collect();
     let reference = reference_solution(&dir);
-    Ok(Assignment {
+    let mut assignment = Assignment {
         reference,
         id,
         title,
@@ -498,7 +498,9 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
             interactive,
             validator,
         }),
-    })
+    };
+    super::course::apply(&mut assignment)?;
+    Ok(assignment)
 }
 
 fn file_name(path: &Path) -> String {
