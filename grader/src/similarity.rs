@@ -1,7 +1,7 @@
 //! Similarity across a class (`grader similarity`): which submissions share code beyond the base
 //! code the assignment hands out, and where.
 //!
-//! [`tokens`] (a tree-sitter parse of each C or Java file, normalised: renaming, comments and layout
+//! [`tokens`] (a tree-sitter parse of each C, Java or Python file, normalised: renaming, comments and layout
 //! change nothing) → [`winnow`] (fingerprints: the minimum k-gram hash of each window) → [`index`]
 //! (one inverted index for the class; a single pass over it gives every pair that shares a
 //! fingerprint, never a comparison of every pair of files) → [`matches`] (each such pair's shared runs
@@ -63,7 +63,7 @@ pub struct Submission {
     pub id: String,
     /// The student's name, where the download gives one.
     pub name: Option<String>,
-    /// The files the assignment takes (those that are not C or Java are not compared).
+    /// The files the assignment takes (those that are not C, Java or Python are not compared).
     pub files: Vec<SourceFile>,
     /// Why the download's files could not be read, if so (an archive over the caps).
     pub unreadable: Option<String>,
@@ -401,13 +401,13 @@ fn tokenize(
     if !skipped.is_empty() {
         let what = if student.files.is_empty() { "nothing compared" } else { "not compared" };
         let why = if student.tokens >= MAX_TOKENS {
-            format!(" (over {MAX_TOKENS} tokens, or not C or Java source)")
+            format!(" (over {MAX_TOKENS} tokens, or not C, Java or Python source)")
         } else {
-            " (not C or Java source)".to_owned()
+            " (not C, Java or Python source)".to_owned()
         };
         student.note = Some(format!("{what}: {}{why}", skipped.join(", ")));
     } else if student.files.is_empty() {
-        student.note = Some("nothing compared: no C or Java source".to_owned());
+        student.note = Some("nothing compared: no C, Java or Python source".to_owned());
     }
     (student, files, prints)
 }

@@ -184,7 +184,7 @@ fn similarity_base_files_load_and_their_mistakes_name_their_line() {
         ("\"../toy/template.c\"", "inside the assignment's folder"),
         ("\"/etc/passwd\"", "inside the assignment's folder"),
         ("\"\"", "inside the assignment's folder"),
-        ("\"README.md\"", "not C or Java source"),
+        ("\"README.md\"", "not C, Java or Python source"),
     ] {
         let bad = format!("{ASSIGNMENT}\n[similarity]\nbase = [{value}]\n");
         let (file, line, message) =

@@ -160,7 +160,7 @@ pub(super) fn compare_from(
     Ok(spec)
 }
 
-/// The base files `[similarity] base` names, read: each a C or Java file inside the assignment's
+/// The base files `[similarity] base` names, read: each a C, Java or Python file inside the assignment's
 /// folder (or it is an error now); one that cannot be read is an error only for what needs it.
 pub(super) fn similarity_base(
     source: &Source,
@@ -184,7 +184,7 @@ pub(super) fn similarity_base(
             return Err(source.error_at(
                 name.span(),
                 format!(
-                    "base file `{text}` is not C or Java source (.c, .h, .java): similarity reads only those"
+                    "base file `{text}` is not C, Java or Python source (.c, .h, .java, .py): similarity reads only those"
                 ),
             ));
         }

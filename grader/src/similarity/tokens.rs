@@ -1,6 +1,7 @@
-//! Tokens of a C or Java source file from its tree-sitter parse, normalised so that what a copier
-//! changes for free changes nothing: every identifier is `ID`, every number `NUM`, every string `STR`,
-//! every character `CHR`; comments, `#include`s and Java's `import` and `package` lines are dropped;
+//! Tokens of a C, Java or Python source file from its tree-sitter parse, normalised so that what a
+//! copier changes for free changes nothing: every identifier is `ID`, every number `NUM`, every string
+//! `STR`, every character `CHR`; comments, `#include`s, Java's `import` and `package` lines and
+//! Python's imports are dropped;
 //! whitespace and layout were never tokens. What is left (keywords, operators, punctuation, primitive
 //! types) is the program's shape. Each token keeps the lines it spans, for the side-by-side view.
 
@@ -13,6 +14,8 @@ pub enum Language {
     C,
     /// Java sources (`.java`).
     Java,
+    /// Python 3 sources (`.py`).
+    Python,
 }
 
 impl Language {
@@ -24,6 +27,8 @@ impl Language {
             Some(Language::C)
         } else if lower.ends_with(".java") {
             Some(Language::Java)
+        } else if lower.ends_with(".py") || lower.ends_with(".py3") {
+            Some(Language::Python)
         } else {
             None
         }
@@ -33,6 +38,7 @@ impl Language {
         match self {
             Language::C => tree_sitter_c::LANGUAGE.into(),
             Language::Java => tree_sitter_java::LANGUAGE.into(),
+            Language::Python => tree_sitter_python::LANGUAGE.into(),
         }
     }
 }
@@ -52,10 +58,11 @@ pub struct Token {
 pub struct Tokenizer {
     c: Parser,
     java: Parser,
+    python: Parser,
 }
 
 impl Tokenizer {
-    /// A tokenizer for C and Java.
+    /// A tokenizer for C, Java and Python.
     pub fn new() -> Tokenizer {
         let parser = |language: Language| {
             let mut parser = Parser::new();
@@ -63,7 +70,7 @@ impl Tokenizer {
             parser.set_language(&language.grammar()).expect("the grammar matches tree-sitter's version");
             parser
         };
-        Tokenizer { c: parser(Language::C), java: parser(Language::Java) }
+        Tokenizer { c: parser(Language::C), java: parser(Language::Java), python: parser(Language::Python) }
     }
 
     /// The normalised tokens of `source`. A file that does not parse still gives tokens: tree-sitter
@@ -89,6 +96,7 @@ impl Tokenizer {
         let parser = match language {
             Language::C => &mut self.c,
             Language::Java => &mut self.java,
+            Language::Python => &mut self.python,
         };
         let Some(tree) = parser.parse(source, None) else { return };
         let mut cursor = tree.walk();
@@ -161,7 +169,15 @@ fn classify(node: Node, language: Language) -> Kind {
     // `java.util.X` would make a k-gram that every Java submission holds.
     if node.is_missing()
         || kind.ends_with("comment")
-        || matches!(kind, "preproc_include" | "import_declaration" | "package_declaration")
+        || matches!(
+            kind,
+            "preproc_include"
+                | "import_declaration"
+                | "package_declaration"
+                | "import_statement"
+                | "import_from_statement"
+                | "future_import_statement"
+        )
     {
         return Kind::Skip;
     }
@@ -176,6 +192,10 @@ fn classify(node: Node, language: Language) -> Kind {
         (Language::Java, k) if k.ends_with("integer_literal") || k.ends_with("floating_point_literal") => {
             Some(NUMBER)
         }
+        (Language::Python, "integer" | "float") => Some(NUMBER),
+        // A string whole, its quotes, prefix and interpolations included (an f-string's names are
+        // the copier's to change too).
+        (Language::Python, "string" | "concatenated_string") => Some(STRING),
         _ => None,
     };
     match class {
@@ -265,6 +285,21 @@ int count_pieces(char colour) {
 
     fn hashes(source: &str, language: Language) -> Vec<u32> {
         Tokenizer::new().tokens(source.as_bytes(), language).iter().map(|t| t.hash).collect()
+    }
+
+    #[test]
+    fn python_tokens_ignore_names_numbers_strings_comments_and_imports() {
+        let one = b"import sys\n\ndef count(words):\n    # how many\n    return len(words) + 1\n\nprint(count(sys.argv), 'x')\n";
+        let two = b"from os import path\ndef tally(items):\n    return len(items) + 7  # renamed\nprint(tally(path.sep), f\"{v}\")\n";
+        let mut tokenizer = Tokenizer::new();
+        let texts = tokenizer.texts(one, Language::Python);
+        assert!(texts.iter().any(|t| t == "def") && texts.iter().any(|t| t == "return"), "{texts:?}");
+        assert!(!texts.iter().any(|t| t == "import" || t == "sys" || t == "count"), "{texts:?}");
+        let hashes = |t: &mut Tokenizer, s: &[u8]| {
+            t.tokens(s, Language::Python).iter().map(|k| k.hash).collect::<Vec<_>>()
+        };
+        assert_eq!(hashes(&mut tokenizer, one), hashes(&mut tokenizer, two));
+        assert_eq!(Language::of("main.py"), Some(Language::Python));
     }
 
     #[test]
