@@ -300,6 +300,10 @@ struct Autograder {
 
 impl Autograder {
     fn new() -> Autograder {
+        Autograder::with(bundle())
+    }
+
+    fn with(bundle: &Path) -> Autograder {
         let root = tempfile::tempdir().unwrap();
         // As /autograder is: open to every user, as its parents are.
         fs::set_permissions(root.path(), fs::Permissions::from_mode(0o755)).unwrap();
@@ -308,7 +312,7 @@ impl Autograder {
         }
         // The scripts' temp folder (TMPDIR), as /tmp is, so that what they leave there shows.
         fs::set_permissions(root.path().join("tmp"), fs::Permissions::from_mode(0o1777)).unwrap();
-        zip::ZipArchive::new(fs::File::open(bundle()).unwrap())
+        zip::ZipArchive::new(fs::File::open(bundle).unwrap())
             .unwrap()
             .extract(root.path().join("source"))
             .unwrap();
@@ -644,4 +648,36 @@ fn at_rlimits_only_in_gradescopes_layout_no_hostile_program_shows_a_student_a_hi
             assert!(shown.contains("Permission denied"), "the compiler could open the answer: {results:#}");
         }
     }
+}
+
+/// A problem package, named by its folder's path, in a Gradescope bundle: packed under its id, the
+/// languages' compilers installed, a Python submission graded on every case as a single file.
+#[test]
+fn a_problem_package_grades_on_gradescope_in_any_language() {
+    let out = tempfile::tempdir().unwrap();
+    let zip = out.path().join("wordcount.zip");
+    let options = BundleOptions {
+        grader_binary: PathBuf::from(env!("CARGO_BIN_EXE_grader")),
+        require_containment: None,
+        hidden_visibility: HiddenVisibility::Visible,
+    };
+    let package = repo().join("examples/packages/wordcount");
+    let written =
+        pack::write_gradescope_bundle(&cases_root(), package.to_str().unwrap(), &zip, &options).unwrap();
+    for needed in ["gcc", "g++", "default-jdk-headless", "python3", "nodejs"] {
+        assert!(written.packages.contains(&needed), "{:?}", written.packages);
+    }
+    let autograder = Autograder::with(&zip);
+    assert!(autograder.path("source/cases/wordcount/problem.yaml").is_file());
+    let solution = tempfile::tempdir().unwrap();
+    fs::copy(package.join("submissions/accepted/count.py"), solution.path().join("count.py")).unwrap();
+    autograder.submit(solution.path(), "");
+    let results = autograder.run(&autograder.path("bin/grader"));
+    assert_eq!(results["score"].as_f64(), Some(100.0), "{results:#}");
+    assert_eq!(results["tests"].as_array().map(Vec::len), Some(7), "{results:#}");
+    fs::copy(package.join("submissions/wrong_answer/case_blind.py"), solution.path().join("count.py"))
+        .unwrap();
+    autograder.submit(solution.path(), "");
+    let results = autograder.run(&autograder.path("bin/grader"));
+    assert_eq!(results["score"].as_f64(), Some(57.14), "{results:#}");
 }

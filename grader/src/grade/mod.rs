@@ -575,7 +575,10 @@ fn run_case(
     settle_report(&mut report, case, &outcome, judged, max_score);
     if report.status != CaseStatus::Passed || report.score < max_score {
         report.input = input_context(assignment, case, expected, report.divergence.as_ref());
-        report.reproduce = Some(reproduce_command(case, expected, &env, &build.run_argv));
+        // A diff with the answer is the judge only where no validator program is.
+        if validator.is_none() {
+            report.reproduce = Some(reproduce_command(case, expected, &env, &build.run_argv));
+        }
     }
     report
 }

@@ -181,6 +181,8 @@ pub fn write_gradescope_bundle(
     options: &BundleOptions,
 ) -> Result<GradescopeBundle, PackError> {
     let assignment = load::load(cases_root, id)?;
+    // An assignment named by its folder's path is packed under its id, as `run_autograder` names it.
+    let id = assignment.id.as_str();
     refuse_inside(out, &[assignment.dir.clone(), common_dir(&assignment)])?;
     let binary_error = |source| PackError::GraderBinary { path: options.grader_binary.clone(), source };
     let mut binary = fs::File::open(&options.grader_binary).map_err(binary_error)?;
