@@ -408,7 +408,11 @@ pub fn build(
         if containment != Containment::RlimitsOnly {
             run::prepare_for_program(dir, false).map_err(cache_err(dir))?;
         }
-        Ok(vec![Mount::read_only(dir)])
+        let mut mounts = vec![Mount::read_only(dir)];
+        // An interpreter installed outside the system folders, with its installation.
+        let program = run_argv(dir)?.into_iter().next();
+        mounts.extend(program.and_then(|p| run::toolchain_folder(Path::new(&p))).map(Mount::read_only));
+        Ok(mounts)
     };
 
     // What the machine lacks is said first: a missing JDK is not a student's build error.
@@ -570,8 +574,10 @@ fn compile(
             false => run::locate_program(&argv[0].to_string_lossy(), containment)
                 .map_err(|why| BuildError::NotFound { program: command[0].clone(), why })?,
         };
+        let toolchain = run::toolchain_folder(&program);
         argv[0] = program.into_os_string();
         let mut mounts = vec![Mount { path: placeholders.build.clone(), writable: true }];
+        mounts.extend(toolchain.map(Mount::read_only));
         mounts.extend(
             argv.iter()
                 .map(Path::new)

@@ -166,7 +166,50 @@ impl LanguageRecipe {
                 language
             }
         };
+        if language == Language::Python3 {
+            if let Some(old) =
+                sources.iter().find(|s| Language::of_file(s.name) == Some(language) && is_python2(s.content))
+            {
+                return Err(format!(
+                    "{} is Python 2 (its #! line names python2): the grader runs Python 3 only",
+                    old.name
+                ));
+            }
+        }
         plan(language, sources, self.heap_mb)
+    }
+}
+
+/// Whether a Python file says it is Python 2, as the problem package format reads it: a first line
+/// `#!...python2`.
+pub fn is_python2(content: &[u8]) -> bool {
+    let first = content.split(|&b| b == b'\n').next().unwrap_or_default();
+    first.starts_with(b"#!") && first.windows(7).any(|w| w == b"python2")
+}
+
+/// Whether a `#!` line names `python` without a version.
+fn names_python_only(content: &[u8]) -> bool {
+    let first = content.split(|&b| b == b'\n').next().unwrap_or_default();
+    let first = String::from_utf8_lossy(first);
+    first.starts_with("#!") && first.trim_end().ends_with("python")
+}
+
+/// Why a submission (its files' names and contents) cannot be built by the grader at all, in any
+/// case: no file in a language it knows, or Python 2; `None` when it can be tried.
+pub fn unsupported(sources: &[Source]) -> Option<String> {
+    let names: Vec<&str> = sources.iter().map(|s| s.name).collect();
+    match detect(&names) {
+        Err(_) if !names.iter().any(|n| Language::of_file(n).is_some()) => {
+            Some(format!("not in a language the grader builds ({})", names.join(", ")))
+        }
+        // `#!/usr/bin/python` is Python 2 to the package tools of its time (the format asks for
+        // `python3` in the #! line of Python 3 code that has one).
+        Ok(Language::Python3)
+            if sources.iter().any(|s| is_python2(s.content) || names_python_only(s.content)) =>
+        {
+            Some("Python 2 (by its #! line), which the grader does not run".to_owned())
+        }
+        _ => None,
     }
 }
 
@@ -427,6 +470,20 @@ mod tests {
         assert_eq!(c.commands[0], ["gcc", "-std=gnu17", "-O2", "-pipe", "-o", "{out}", "{glob:*.c}", "-lm"]);
         let cpp = plan(Language::Cpp, &[src("a.cc", ""), src("b.cpp", "")], 256).unwrap();
         assert!(cpp.commands[0].ends_with(&["{glob:*.cc}".to_owned(), "{glob:*.cpp}".to_owned()]));
+    }
+
+    #[test]
+    fn python_2_by_its_hash_bang_line_is_not_graded_as_python_3() {
+        let two = [src("old.py", "#!/usr/bin/env python2\nprint 1\n")];
+        let err = LanguageRecipe { choice: Choice::ByExtension, heap_mb: 64 }.plan(&two).unwrap_err();
+        assert!(err.contains("old.py is Python 2"), "{err}");
+        assert!(unsupported(&two).is_some());
+        // `#!/usr/bin/python` is Python 2 to `verify` (an example is skipped), never to a student's build.
+        let bare = [src("a.py", "#!/usr/bin/python\nprint(1)\n")];
+        assert!(unsupported(&bare).is_some());
+        assert!(LanguageRecipe { choice: Choice::ByExtension, heap_mb: 64 }.plan(&bare).is_ok());
+        assert!(unsupported(&[src("a.py", "#!/usr/bin/env python3\nprint(1)\n")]).is_none());
+        assert!(unsupported(&[src("Main.scala", "object Main")]).unwrap().contains("Main.scala"));
     }
 
     #[test]

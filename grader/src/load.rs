@@ -225,6 +225,8 @@ pub struct PackageCase {
     pub validator_args: Vec<String>,
     /// The case's score in the package's units, which a validator's `score.txt` is a share of.
     pub score_scale: f64,
+    /// The answer file may be missing (an interactive problem's interactor may need none).
+    pub answer_optional: bool,
 }
 
 /// The referee of an interactive case, shared by the threads that grade it.
@@ -296,7 +298,13 @@ impl Sidecars {
             return Ok(Sidecars::default());
         }
         let stdout_path = case.stdout_path();
-        let stdout = std::fs::read(&stdout_path).map_err(|source| match source.kind() {
+        // An interactive case's answer is the interactor's to read, and it may need none.
+        let optional = case.package.as_ref().is_some_and(|p| p.answer_optional);
+        let stdout = std::fs::read(&stdout_path).or_else(|e| match e.kind() {
+            std::io::ErrorKind::NotFound if optional => Ok(Vec::new()),
+            _ => Err(e),
+        });
+        let stdout = stdout.map_err(|source| match source.kind() {
             std::io::ErrorKind::NotFound => LoadError::Invalid {
                 path: case.path.clone(),
                 line: None,
@@ -440,15 +448,17 @@ pub fn is_assignment_folder(dir: &Path) -> bool {
 
 /// Loads the assignment a command names: an id under the cases root, or a path to a folder that
 /// holds an `assignment.toml` or a problem package's `problem.yaml` (anywhere: `./connect4`,
-/// `~/course/hello`). A name with a `/`, or one that is no id under the root but a folder here, is
-/// a path.
+/// `~/course/hello`). A name with a `/`, or an assignment folder here, is a path; else an id.
 pub fn load(root: &Path, name: &str) -> Result<Assignment, LoadError> {
     let path = Path::new(name);
-    let under_root = !name.contains('/') && is_assignment_folder(&root.join(name));
-    if under_root || !(name.contains('/') || path.is_dir()) {
-        return load_assignment(root, name);
+    // A folder here that is an assignment is the one meant, before an id under the cases folder.
+    if name.contains('/') || is_assignment_folder(path) {
+        return load_folder(path);
     }
-    load_folder(path)
+    if !is_assignment_folder(&root.join(name)) && path.is_dir() {
+        return load_folder(path);
+    }
+    load_assignment(root, name)
 }
 
 /// Loads the assignment in a folder: a problem package when it holds `problem.yaml` (with the

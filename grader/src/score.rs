@@ -185,14 +185,13 @@ pub fn judge_validated(case: &Case, outcome: &RunOutcome, judgement: Option<Judg
 
 /// Judges an interactive case of a package: a rejection by the interactor that came before the
 /// program's end stands (the program may have died of its missing answer); otherwise the program's
-/// own ending (time, crash) comes first, then the interactor's judgement. A program stopped only
-/// because it went on after the interactor had ended is judged by the interactor alone.
+/// own ending (time, crash: after an accepted exchange too) comes first, then the interactor's
+/// judgement.
 pub fn judge_interaction(
     case: &Case,
     program: &RunOutcome,
     judgement: Judgement,
     interactor_first: bool,
-    stopped_after: bool,
 ) -> Verdict {
     if let (true, Judgement::Rejected { message }) = (interactor_first, &judgement) {
         return Verdict {
@@ -202,10 +201,6 @@ pub fn judge_interaction(
             comparison: Comparison::judged(false, 0.0, message.clone()),
             judge: Some(crate::report::JudgeVerdict::WA),
         };
-    }
-    if stopped_after {
-        let ended = RunOutcome { termination: Termination::Exited(0), ..program.clone() };
-        return judge_validated(case, &ended, Some(judgement));
     }
     judge_validated(case, program, Some(judgement))
 }

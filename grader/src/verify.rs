@@ -106,6 +106,26 @@ pub struct Example {
     pub expectation: Expectation,
 }
 
+/// Why an example is not graded here (a language the grader does not build, a compiler this
+/// machine lacks), or `None`.
+fn not_gradable(assignment: &Assignment, example: &Example) -> Option<String> {
+    let submission = crate::build::Submission::collect(&example.path, &assignment.submission_files).ok()?;
+    let all =
+        crate::build::Submission::collect(&example.path, &[glob::Pattern::new("*").expect("a pattern")])
+            .ok()?;
+    if assignment.package.is_some() {
+        let sources: Vec<crate::languages::Source> = all
+            .files
+            .iter()
+            .map(|f| crate::languages::Source { name: &f.name, content: &f.content })
+            .collect();
+        if let Some(why) = crate::languages::unsupported(&sources) {
+            return Some(why);
+        }
+    }
+    submission.files.is_empty().then(|| "no file the assignment takes".to_owned())
+}
+
 /// The example submissions of an assignment: `submissions/<verdict>/*` in its folder, else its
 /// fixtures (`fixtures/<id>/*` beside the cases folder), in name order.
 pub fn examples(assignment: &Assignment) -> Vec<Example> {
@@ -159,25 +179,55 @@ pub struct Checked {
     pub outcome: Result<(), String>,
 }
 
+/// What `verify` found: the examples graded, and those it could not grade here, with why.
+#[derive(Debug, Clone, Default)]
+pub struct Verified {
+    /// Graded and checked.
+    pub checked: Vec<Checked>,
+    /// Not graded: a language the grader does not build, or a compiler this machine lacks.
+    pub skipped: Vec<(Example, String)>,
+}
+
+impl Verified {
+    /// Whether every example graded kept its promise.
+    pub fn all_kept(&self) -> bool {
+        self.checked.iter().all(|c| c.outcome.is_ok())
+    }
+}
+
 /// Grades every example and checks each against its folder's promise.
 ///
 /// # Errors
 ///
 /// A grading the grader itself could not do (a missing compiler, an unwritable cache).
-pub fn verify(assignment: &Assignment, options: &GradeOptions) -> Result<Vec<Checked>, GradeError> {
+pub fn verify(assignment: &Assignment, options: &GradeOptions) -> Result<Verified, GradeError> {
     let legacy = assignment.package.as_ref().is_some_and(|p| p.format_version.starts_with("legacy"));
-    let mut checked = Vec::new();
+    let mut verified = Verified::default();
     for example in examples(assignment) {
-        let report = grade::grade(assignment, &example.path, options)?;
+        if let Some(why) = not_gradable(assignment, &example) {
+            verified.skipped.push((example, why));
+            continue;
+        }
+        let report = match grade::grade(assignment, &example.path, options) {
+            Ok(report) => report,
+            // A compiler this machine lacks: the submission is not graded here, the others are.
+            Err(GradeError::Build(e @ crate::build::BuildError::NotFound { .. })) => {
+                verified.skipped.push((example, e.to_string()));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         let outcome = example.expectation.check(&report, legacy);
-        checked.push(Checked { example, report, outcome });
+        verified.checked.push(Checked { example, report, outcome });
     }
-    Ok(checked)
+    Ok(verified)
 }
 
 /// The table `grader verify` prints: one line per example, then how many met their promise.
-pub fn render(checked: &[Checked]) -> String {
-    let width = checked.iter().map(|c| c.example.name.len()).max().unwrap_or(10).max(10);
+pub fn render(verified: &Verified) -> String {
+    let checked = &verified.checked;
+    let names = checked.iter().map(|c| &c.example).chain(verified.skipped.iter().map(|(e, _)| e));
+    let width = names.map(|e| e.name.len()).max().unwrap_or(10).max(10);
     let mut out = format!("{:<width$}  {:<6} {:>15}  verdict and cases\n", "submission", "result", "score");
     for c in checked {
         let counts: Vec<String> = verdict_counts(&c.report).iter().map(|(v, n)| format!("{n} {v}")).collect();
@@ -198,7 +248,14 @@ pub fn render(checked: &[Checked]) -> String {
             out.push_str(&format!("{:<width$}    {result}\n", ""));
         }
     }
+    for (example, why) in &verified.skipped {
+        out.push_str(&format!("{:<width$}  {:<6} {why}\n", example.name, "skip"));
+    }
     let good = checked.iter().filter(|c| c.outcome.is_ok()).count();
-    out.push_str(&format!("{good} of {} submissions as expected\n", checked.len()));
+    out.push_str(&format!("{good} of {} submissions as expected", checked.len()));
+    if !verified.skipped.is_empty() {
+        out.push_str(&format!("; {} not graded here (listed as skip)", verified.skipped.len()));
+    }
+    out.push('\n');
     out
 }

@@ -466,16 +466,16 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             let selection = Selection::default();
             let options = grade_options(false, cache_dir, level()?, &selection, cli.accept_readable_cases);
             let assignment = settled_assignment(&cases, &assignment, &options.cache, options.containment)?;
-            let checked = crate::verify::verify(&assignment, &options)?;
-            if checked.is_empty() {
+            let verified = crate::verify::verify(&assignment, &options)?;
+            if verified.checked.is_empty() && verified.skipped.is_empty() {
                 return Err(UsageError(format!(
                     "`{}` has no example submissions (submissions/<verdict>/ in its folder, or fixtures/{}/)",
                     assignment.id, assignment.id
                 ))
                 .into());
             }
-            emit(&crate::verify::render(&checked), None)?;
-            Ok(if checked.iter().all(|c| c.outcome.is_ok()) { EXIT_OK } else { EXIT_FAILED })
+            emit(&crate::verify::render(&verified), None)?;
+            Ok(if verified.all_kept() { EXIT_OK } else { EXIT_FAILED })
         }
         Command::Pack { assignment, output, force } => {
             let pack = crate::pack::write_student_pack(&cases, &assignment, &output, force)

@@ -551,7 +551,6 @@ fn run_case(
                     &interaction.program,
                     interaction.judgement,
                     interaction.interactor_first,
-                    interaction.stopped_after,
                 );
                 settle_report(&mut report, case, &interaction.program, verdict, max_score);
             }

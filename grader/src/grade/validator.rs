@@ -140,8 +140,6 @@ pub struct Interaction {
     pub judgement: Judgement,
     /// The interactor ended first: a rejection then stands whatever the program did after.
     pub interactor_first: bool,
-    /// The program went on after the interactor had ended and was stopped.
-    pub stopped_after: bool,
 }
 
 /// Runs an interactive case: the submission and the validator (the interactor) wired to each other,
@@ -195,6 +193,5 @@ pub fn interact(
         judgement: read_judgement(&pair.partner, &feedback, case),
         program: pair.program,
         interactor_first: pair.partner_ended_first,
-        stopped_after: pair.program_stopped_after_partner,
     })
 }

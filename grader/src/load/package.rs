@@ -451,6 +451,7 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
                     time_limit,
                     validator_args: flags.clone(),
                     score_scale,
+                    answer_optional: interactive,
                 }),
             });
         }
@@ -685,7 +686,11 @@ fn group_points(groups: &[Group], scoring: bool, modern: bool) -> Vec<(f64, bool
             .map(|g| (PASS_FAIL_POINTS * g.cases.len() as f64 / total.max(1) as f64, false))
             .collect();
     }
-    if modern {
+    // A package in the new format whose groups still say their points the legacy way (`range`,
+    // `accept_score`, no `scoring`) is read the legacy way, as the package tools read it.
+    let legacy_points = groups.iter().all(|g| g.settings.score.is_none() && g.settings.aggregation.is_none())
+        && groups.iter().any(|g| g.settings.range_max.is_some() || g.settings.accept_score.is_some());
+    if modern && !legacy_points {
         let secret = groups.iter().find(|g| g.id == "secret");
         let top = secret.and_then(|g| g.settings.score).unwrap_or(100.0);
         let hidden: Vec<&Group> = groups.iter().filter(|g| g.visibility == Visibility::Hidden).collect();

@@ -43,7 +43,7 @@ pub use pipes::Capture;
 pub use sandbox::{
     await_reaped, below_writable_places, keep_from_programs, locate_program, namespace_problem,
     nobody_can_enter, open_for_passage, prepare_for_program, sandbox_reuse, seal_for_programs,
-    set_sandbox_reuse, Containment, KeptSandboxes, Located, Mount, INSIDE_WORKDIR,
+    set_sandbox_reuse, toolchain_folder, Containment, KeptSandboxes, Located, Mount, INSIDE_WORKDIR,
 };
 pub(crate) use seal::seal_this_thread;
 pub use slots::{cores, cpu_slot_count, cpu_slot_free, keeping_slot, set_slot_count, Slot};

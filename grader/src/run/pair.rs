@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use super::pipes::Capture;
 use super::{slots, spawn, stderr_capture, termination_of, RunError, RunOutcome, Running, SpawnRequest};
 
-/// How long a program may go on once its partner has ended, before it is stopped.
-const AFTER_PARTNER: Duration = Duration::from_secs(1);
+/// How long a partner (the interactor) may go on once the program has ended, before it is stopped.
+const AFTER_PROGRAM: Duration = Duration::from_secs(5);
 
 /// The outcome of a pair's runs.
 #[derive(Debug)]
@@ -19,9 +19,6 @@ pub struct PairOutcome {
     pub partner: RunOutcome,
     /// Which ended first: `true` when the partner did (its verdict was in before the program's end).
     pub partner_ended_first: bool,
-    /// The program was stopped because its partner had ended and it went on past a grace: its own
-    /// ending says nothing of it.
-    pub program_stopped_after_partner: bool,
 }
 
 /// Copies one program's output into the other's input until either side closes, keeping what
@@ -81,7 +78,6 @@ pub fn run_pair(program: &SpawnRequest, partner: &SpawnRequest) -> Result<PairOu
         let (mut one_timed_out, mut two_timed_out) = (false, false);
         let mut one_ended: Option<Instant> = None;
         let mut two_ended: Option<Instant> = None;
-        let mut stopped_after_partner = false;
         while one_ended.is_none() || two_ended.is_none() {
             let now = Instant::now();
             if one_ended.is_none() && one.has_ended() {
@@ -90,19 +86,15 @@ pub fn run_pair(program: &SpawnRequest, partner: &SpawnRequest) -> Result<PairOu
             if two_ended.is_none() && two.has_ended() {
                 two_ended = Some(now);
             }
-            if one_ended.is_none() {
-                if now >= one_deadline {
-                    one_timed_out = true;
-                    one.kill();
-                    one_ended = Some(now);
-                } else if two_ended.is_some_and(|at| now >= at + AFTER_PARTNER) {
-                    stopped_after_partner = true;
-                    one.kill();
-                    one_ended = Some(now);
-                }
+            // The program runs to its own limits even once its partner has ended: one that goes on
+            // after an accepted exchange is still too slow (the package tools say so too).
+            if one_ended.is_none() && now >= one_deadline {
+                one_timed_out = true;
+                one.kill();
+                one_ended = Some(now);
             }
             if two_ended.is_none()
-                && (now >= two_deadline || one_ended.is_some_and(|at| now >= at + AFTER_PARTNER * 5))
+                && (now >= two_deadline || one_ended.is_some_and(|at| now >= at + AFTER_PROGRAM))
             {
                 two_timed_out = true;
                 two.kill();
@@ -144,10 +136,9 @@ pub fn run_pair(program: &SpawnRequest, partner: &SpawnRequest) -> Result<PairOu
                 peak_memory_kb: ended.peak_memory_kb,
             };
         Ok(PairOutcome {
-            program: outcome(&one, &one_end, one_timed_out && !stopped_after_partner, one_seen, one_errors),
+            program: outcome(&one, &one_end, one_timed_out, one_seen, one_errors),
             partner: outcome(&two, &two_end, two_timed_out, two_seen, two_errors),
             partner_ended_first,
-            program_stopped_after_partner: stopped_after_partner,
         })
     })
 }

@@ -183,11 +183,42 @@ pub fn locate_program(name: &str, containment: Containment) -> Result<PathBuf, L
         if shown(&real) {
             return Ok(if shown(&candidate) { candidate } else { real });
         }
+        // rustup's proxy runs the toolchain it chooses: that toolchain's own program, shown to
+        // the sandbox with its folder (see `toolchain_folder`).
+        if let Some(own) = rustup_toolchain_program(&candidate, &real, name) {
+            return Ok(own);
+        }
         if !outside.contains(&real) {
             outside.push(real);
         }
     }
     Err(if outside.is_empty() { Located::Nowhere } else { Located::Outside(outside) })
+}
+
+/// The program a rustup proxy (`~/.cargo/bin/rustc`, a link to `rustup`) would run: the active
+/// toolchain's own, `<sysroot>/bin/<name>`, as `rustc --print sysroot` names the toolchain.
+fn rustup_toolchain_program(candidate: &Path, real: &Path, name: &str) -> Option<PathBuf> {
+    if real.file_name()? != "rustup" || !matches!(name, "rustc" | "rustdoc") {
+        return None;
+    }
+    let output = std::process::Command::new(candidate).args(["--print", "sysroot"]).output().ok()?;
+    let sysroot = PathBuf::from(String::from_utf8(output.stdout).ok()?.trim());
+    let program = sysroot.join("bin").join(name);
+    (output.status.success() && program.is_file()).then_some(program)
+}
+
+/// The folder a sandbox must be shown (read-only) for a program outside the system folders to
+/// run: the Rust toolchain it belongs to (`<sysroot>/bin/rustc`, with `<sysroot>/lib/rustlib`), or
+/// `None`. Nothing else outside the system folders is shown: a program in a home folder's `bin`
+/// would show the whole home folder.
+pub fn toolchain_folder(program: &Path) -> Option<PathBuf> {
+    let real = program.canonicalize().ok()?;
+    if SYSTEM_PATHS.iter().any(|system| real.starts_with(system)) {
+        return None;
+    }
+    let bin = real.parent()?;
+    let sysroot = bin.parent()?;
+    (bin.file_name()? == "bin" && sysroot.join("lib/rustlib").is_dir()).then(|| sysroot.to_owned())
 }
 
 /// Why [`locate_program`] found no program a sandbox can run.
