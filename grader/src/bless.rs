@@ -56,8 +56,10 @@ pub fn bless_all(
 ) -> Result<BlessOutcome, BlessError> {
     let mut outcome = bless(assignment, check_only)?;
     generators::bless_generated(assignment, check_only, cache, containment, &mut outcome)?;
+    generators::bless_generated_cases(assignment, check_only, cache, containment, &mut outcome)?;
     // The cases the generators just made have answers to make too.
-    let generated = !check_only && outcome.stale.iter().any(|p| p.extension().is_some_and(|e| e == "in"));
+    let generated =
+        !check_only && outcome.stale.iter().any(|p| p.extension().is_some_and(|e| e == "in" || e == "stdin"));
     let reloaded;
     let assignment = if generated {
         reloaded = crate::load::load_folder(&assignment.dir)?;

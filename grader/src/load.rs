@@ -210,6 +210,12 @@ pub struct Case {
     pub sidecars: SidecarsOnce,
     /// For a test case of a problem package: its files and what the package says of it.
     pub package: Option<PackageCase>,
+    /// A generator command of the assignment's `generators/` whose output is the case's input
+    /// (`{seed}` hashed from the command, as BAPCtools does); `grader bless` writes it.
+    pub generate: Option<String>,
+    /// Arguments the program gets after its own command line (`args` of the case file, or of a
+    /// package's `<case>.yaml`).
+    pub args: Vec<String>,
 }
 
 /// A test case of a problem package: `<name>.in` and `<name>.ans`, not our sidecars.

@@ -386,6 +386,8 @@ mod tests {
             referee: None,
             sidecars: Default::default(),
             package: None,
+            generate: None,
+            args: Vec::new(),
         }
     }
 

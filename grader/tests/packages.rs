@@ -605,3 +605,72 @@ fn every_language_of_the_table_is_graded_by_its_endings() {
         assert_eq!(report.package.as_ref().unwrap().verdict, JudgeVerdict::AC, "{name}");
     }
 }
+
+/// Our own format's seeded cases: `generate = "gen.py {seed} 50"` in a case file, the generator in
+/// the assignment's `generators/`, the transcript from the `[reference]`: `bless` writes both
+/// sidecars, and makes the same input again.
+#[test]
+fn a_case_of_our_own_format_can_be_generated_with_a_seed() {
+    let root = toy(
+        "[builds.program]\nlanguage = \"python3\"\n\n[reference]\nprogram = \"solution/count.py\"\n",
+        &[("words/many.toml", "title = \"many words\"\ngenerate = \"gen.py {seed} 50\"\n")],
+    );
+    let dir = root.path().join("toy");
+    for folder in ["solution", "generators"] {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+    }
+    std::fs::write(dir.join("solution/count.py"), "print(len(input().split()))\n").unwrap();
+    std::fs::write(
+        dir.join("generators/gen.py"),
+        "import random, sys\nr = random.Random(int(sys.argv[1]))\nprint(' '.join('w' * r.randint(1, 5) for _ in range(int(sys.argv[2]))))\n",
+    )
+    .unwrap();
+    let assignment = load(root.path(), "toy").unwrap();
+    let outcome = bless(&assignment, false);
+    assert_eq!(outcome.stale.len(), 2, "{outcome:?}");
+    let input = std::fs::read_to_string(dir.join("words/many.stdin")).unwrap();
+    assert_eq!(input.split_whitespace().count(), 50);
+    assert_eq!(std::fs::read_to_string(dir.join("words/many.stdout")).unwrap(), "50\n");
+    let again = load(root.path(), "toy").unwrap();
+    assert_eq!(bless(&again, true).stale, Vec::<PathBuf>::new(), "the same seed, the same input");
+    let e = load_with_case("generate = \"missing.py {seed}\"\n");
+    assert!(e.contains("many.toml:2:") && e.contains("no generator `missing.py`"), "{e}");
+}
+
+fn load_with_case(line: &str) -> String {
+    let root = toy(
+        "[builds.program]\nlanguage = \"python3\"\n",
+        &[("words/many.toml", &format!("title = \"t\"\n{line}"))],
+    );
+    load(root.path(), "toy").unwrap_err().to_string()
+}
+
+/// Per-case program arguments: `args` in a case file of our own format, `args` in a package's
+/// `<case>.yaml` (2023-07), after the program's own command line.
+#[test]
+fn a_case_gives_the_program_its_own_arguments() {
+    let root = toy(
+        "[builds.program]\nlanguage = \"python3\"\n",
+        &[
+            ("words/args.toml", "title = \"arguments\"\nargs = [\"two\", \"words\"]\n"),
+            ("words/args.stdout", "['two', 'words']\n"),
+        ],
+    );
+    let submission = tempfile::tempdir().unwrap();
+    std::fs::write(submission.path().join("main.py"), "import sys\nprint(sys.argv[1:])\n").unwrap();
+    let report = grade(&load(root.path(), "toy").unwrap(), submission.path(), &options()).unwrap();
+    assert_eq!(report.score, 10.0, "{}", common::plain_text(&report));
+
+    let dir = tempfile::tempdir().unwrap();
+    let args = dir.path().join("args");
+    std::fs::create_dir_all(args.join("data/secret")).unwrap();
+    std::fs::write(args.join("problem.yaml"), "name: Args\nlimits:\n  time_limit: 1\n").unwrap();
+    std::fs::write(args.join("data/secret/1.in"), "").unwrap();
+    std::fs::write(args.join("data/secret/1.ans"), "1\n").unwrap();
+    std::fs::write(args.join("data/secret/1.yaml"), "args: [\"1\"]\n").unwrap();
+    let assignment = load_folder(&args).unwrap();
+    let echo = submission.path().join("echo.py");
+    std::fs::write(&echo, "import sys\nprint(sys.argv[1])\n").unwrap();
+    assert_eq!(assignment.cases[0].args, ["1"]);
+    assert_eq!(grade(&assignment, &echo, &options()).unwrap().score, 100.0);
+}

@@ -94,6 +94,30 @@ pub(super) fn bless_generated(
     Ok(())
 }
 
+/// Makes (or checks) the input of every case of our own format that names a generator
+/// (`generate = "..."`): its `.stdin` sidecar, and its `.stdout` when the generator writes
+/// `{name}.ans` too.
+pub(super) fn bless_generated_cases(
+    assignment: &Assignment,
+    check_only: bool,
+    cache: &BuildCache,
+    containment: Containment,
+    outcome: &mut BlessOutcome,
+) -> Result<(), BlessError> {
+    let plan = Plan::default();
+    let mut built: BTreeMap<String, Build> = BTreeMap::new();
+    for case in assignment.cases.iter().filter(|c| c.package.is_none()) {
+        let Some(command) = &case.generate else { continue };
+        let files = run_command(assignment, &plan, command, "", &mut built, cache, containment)?;
+        for (extension, path) in [("in", case.stdin_path()), ("ans", case.stdout_path())] {
+            if let Some(bytes) = files.get(extension) {
+                update(&path, Some(bytes), check_only, outcome)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 fn update(
     path: &Path,
     wanted: Option<&[u8]>,

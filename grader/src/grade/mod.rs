@@ -508,6 +508,9 @@ fn run_case(
     // The recipe's variables (a preload library) first; the case's own may add to them.
     let mut env = build.run_env.clone();
     env.extend(case.env.iter().map(|(k, v)| (k.clone(), v.clone())));
+    // The case's own arguments after the recipe's command line.
+    let argv: Vec<std::ffi::OsString> =
+        build.run_argv.iter().cloned().chain(case.args.iter().map(std::ffi::OsString::from)).collect();
     if let Some(referee) = &case.referee {
         let program = interactive::Program {
             argv: &build.run_argv,
@@ -524,7 +527,7 @@ fn run_case(
     let budget = expected.stdout.len().saturating_mul(2).saturating_add(FLOOD_MARGIN);
     let limits = run::Limits { output_bytes: case.limits.output_bytes.min(budget), ..case.limits.clone() };
     let request = RunRequest {
-        argv: &build.run_argv,
+        argv: &argv,
         env: &env,
         stdin: &expected.stdin,
         limits: &limits,
@@ -576,7 +579,7 @@ fn run_case(
         report.input = input_context(assignment, case, expected, report.divergence.as_ref());
         // A diff with the answer is the judge only where no validator program is.
         if validator.is_none() {
-            report.reproduce = Some(reproduce_command(case, expected, &env, &build.run_argv));
+            report.reproduce = Some(reproduce_command(case, expected, &env, &argv));
         }
     }
     report

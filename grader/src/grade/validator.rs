@@ -174,13 +174,10 @@ pub fn interact(
     let mut partner_mounts = validator.run_mounts.clone();
     partner_mounts.push(run::Mount { path: folder.path().to_owned(), writable: true });
     let partner_limits = program::limits();
-    let program_request = run::SpawnRequest {
-        argv: &build.run_argv,
-        env,
-        limits: &case.limits,
-        mounts: &build.run_mounts,
-        containment,
-    };
+    let argv: Vec<OsString> =
+        build.run_argv.iter().cloned().chain(case.args.iter().map(OsString::from)).collect();
+    let program_request =
+        run::SpawnRequest { argv: &argv, env, limits: &case.limits, mounts: &build.run_mounts, containment };
     let partner_request = run::SpawnRequest {
         argv: &partner_argv,
         env: &validator.run_env,

@@ -91,7 +91,22 @@ pub(super) fn load_case(
         referee: None,
         sidecars: SidecarsOnce::default(),
         package: None,
+        generate: None,
+        args: file.args.clone(),
     };
+    if let Some(command) = &file.generate {
+        if case.scenario.is_some() {
+            return Err(source.error_at(command.span(), "a case is generated or has a [scenario], not both"));
+        }
+        let name = command.get_ref().split_whitespace().next().unwrap_or_default();
+        if name.is_empty() || !assignment.dir.join("generators").join(name).exists() {
+            return Err(source.error_at(
+                command.span(),
+                format!("no generator `{name}` in {}", assignment.dir.join("generators").display()),
+            ));
+        }
+        case.generate = Some(command.get_ref().trim().to_owned());
+    }
     if let Some(withheld) = file.withheld.as_ref().filter(|w| *w.get_ref()) {
         if case.visibility != Visibility::Hidden {
             return Err(source.error_at(withheld.span(), "only a hidden case can be withheld"));
@@ -113,7 +128,11 @@ pub(super) fn load_case(
         return Ok(case);
     }
     // With a reference program, `grader bless` writes the transcript.
-    if case.scenario.is_none() && !case.stdout_path().is_file() && assignment.reference.is_none() {
+    if case.scenario.is_none()
+        && !case.stdout_path().is_file()
+        && assignment.reference.is_none()
+        && case.generate.is_none()
+    {
         return Err(LoadError::Invalid {
             path: path.to_owned(),
             line: None,

@@ -183,4 +183,11 @@ pub(super) struct CaseFile {
     pub(super) env: BTreeMap<String, String>,
     #[serde(default)]
     pub(super) scenario: Option<Spanned<toml::Table>>,
+    /// `generate = "gen.py {seed} 100"`: the input is what this command of the assignment's
+    /// `generators/` prints (`grader bless` writes it to the `.stdin` sidecar).
+    #[serde(default)]
+    pub(super) generate: Option<Spanned<String>>,
+    /// Arguments the program gets on its command line in this case.
+    #[serde(default)]
+    pub(super) args: Vec<String>,
 }

@@ -104,7 +104,6 @@ const IGNORED_GROUP_KEYS: &[&str] = &[
     "hint",
     "description",
     "reject_score",
-    "args",
 ];
 
 /// A YAML file of the package, parsed, with what it is for messages.
@@ -208,6 +207,8 @@ struct GroupSettings {
     accept_score: Option<f64>,
     range_max: Option<f64>,
     grader_flags: Vec<String>,
+    /// Arguments of the program (2023-07 `args`, inherited).
+    args: Vec<String>,
     /// 2023-07 `scoring`: the group's maximum score and its aggregation.
     score: Option<f64>,
     aggregation: Option<String>,
@@ -444,6 +445,8 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
                 scenario_line: None,
                 env: BTreeMap::new(),
                 referee: None,
+                generate: None,
+                args: case_args(input, &group.settings)?,
                 sidecars: SidecarsOnce::default(),
                 package: Some(PackageCase {
                     input: input.clone(),
@@ -559,6 +562,16 @@ fn validator_program(dir: &Path, problem: &Yaml) -> Result<PathBuf, LoadError> {
     }
 }
 
+/// A test case's program arguments: its own `<case>.yaml` `args` (2023-07), else its group's.
+fn case_args(input: &Path, group: &GroupSettings) -> Result<Vec<String>, LoadError> {
+    let config = input.with_extension("yaml");
+    if !config.is_file() {
+        return Ok(group.args.clone());
+    }
+    let yaml = Yaml::read(&config)?;
+    Ok(yaml.words("args")?.unwrap_or_else(|| group.args.clone()))
+}
+
 /// The time limit in `.timelimit`, if the package has one.
 fn computed_time_limit(dir: &Path) -> Result<Option<Duration>, LoadError> {
     let path = dir.join(TIME_LIMIT_FILE);
@@ -607,6 +620,9 @@ fn group_settings(
             return Err(yaml.error("range", "`range` must be two numbers, `min max`"));
         };
         settings.range_max = max.is_finite().then_some(max);
+    }
+    if let Some(args) = yaml.words("args")? {
+        settings.args = args;
     }
     if let Some(flags) = yaml.words("grader_flags")? {
         settings.grader_flags = flags;
