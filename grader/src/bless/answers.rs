@@ -46,19 +46,8 @@ pub(super) fn bless_answers(
         let run = program::run_program(&built, &[], &input, None, containment)
             .map_err(|why| BlessError::Reference { path: reference.clone(), why })?;
         if run.termination != Termination::Exited(0) {
-            let stderr = String::from_utf8_lossy(&run.stderr);
-            return Err(BlessError::Reference {
-                path: reference.clone(),
-                why: format!(
-                    "on {} it {}{}",
-                    case.stdin_path().display(),
-                    match &run.termination {
-                        Termination::Exited(code) => format!("exited with status {code}"),
-                        other => other.to_string(),
-                    },
-                    if stderr.trim().is_empty() { String::new() } else { format!(": {}", stderr.trim()) }
-                ),
-            });
+            let why = format!("on {} it {}", case.stdin_path().display(), program::ending(&run));
+            return Err(BlessError::Reference { path: reference.clone(), why });
         }
         let path = case.stdout_path();
         let fresh = match std::fs::read(&path) {

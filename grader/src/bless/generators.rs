@@ -204,15 +204,7 @@ fn run_command(
     let run = program::run_program(&built[&name], &args, &[], Some(folder.path()), containment)
         .map_err(|why| BlessError::Generator { command: command.to_owned(), why })?;
     if run.termination != Termination::Exited(0) {
-        let stderr = String::from_utf8_lossy(&run.stderr);
-        return Err(BlessError::Generator {
-            command: command.to_owned(),
-            why: format!(
-                "{}{}",
-                run.termination,
-                if stderr.trim().is_empty() { String::new() } else { format!(": {}", stderr.trim()) }
-            ),
-        });
+        return Err(BlessError::Generator { command: command.to_owned(), why: program::ending(&run) });
     }
     let mut files = copy_files(&testcase)?;
     files.entry("in".to_owned()).or_insert(run.stdout);

@@ -174,3 +174,17 @@ pub fn scratch_folder(cache: &BuildCache, prefix: &str) -> std::io::Result<tempf
     run::prepare_for_program(folder.path(), true)?;
     Ok(folder)
 }
+
+/// How a run of a program of the course ended, in words, with what it said on stderr:
+/// `exited with status 1: Traceback ...`.
+pub fn ending(outcome: &RunOutcome) -> String {
+    let how = match &outcome.termination {
+        crate::run::Termination::Exited(code) => format!("exited with status {code}"),
+        other => other.to_string(),
+    };
+    let stderr = String::from_utf8_lossy(&outcome.stderr);
+    match stderr.trim() {
+        "" => how,
+        said => format!("{how}: {said}"),
+    }
+}

@@ -68,23 +68,50 @@ fn run_validator(
     cache: &BuildCache,
     containment: Containment,
 ) -> Result<Judgement, String> {
-    let io = |e: std::io::Error| e.to_string();
-    let folder = program::scratch_folder(cache, ".validating-").map_err(io)?;
-    let input = folder.path().join("input.in");
-    let answer = folder.path().join("answer.ans");
-    let feedback = folder.path().join("feedback");
-    std::fs::copy(case.stdin_path(), &input).map_err(io)?;
-    std::fs::copy(case.stdout_path(), &answer).map_err(io)?;
-    std::fs::create_dir(&feedback).map_err(io)?;
-    run::prepare_for_program(&feedback, true).map_err(io)?;
-    for path in [&input, &answer] {
-        run::prepare_for_program(path, false).map_err(io)?;
+    let folder = Folder::for_case(case, cache, ".validating-")?;
+    let outcome =
+        program::run_program(validator, &folder.argv(args), team_output, Some(folder.path()), containment)?;
+    Ok(read_judgement(&outcome, &folder.feedback, case))
+}
+
+/// A validator's folder for one case: a copy of the input and the answer (a hidden case's own files
+/// stay unreadable to every run), and the feedback folder it writes.
+struct Folder {
+    dir: tempfile::TempDir,
+    input: std::path::PathBuf,
+    answer: std::path::PathBuf,
+    feedback: std::path::PathBuf,
+}
+
+impl Folder {
+    fn for_case(case: &Case, cache: &BuildCache, prefix: &str) -> Result<Folder, String> {
+        let io = |e: std::io::Error| e.to_string();
+        let dir = program::scratch_folder(cache, prefix).map_err(io)?;
+        let input = dir.path().join("input.in");
+        let answer = dir.path().join("answer.ans");
+        let feedback = dir.path().join("feedback");
+        std::fs::copy(case.stdin_path(), &input).map_err(io)?;
+        // An interactive case's answer may be missing: its interactor may need none.
+        std::fs::write(&answer, std::fs::read(case.stdout_path()).unwrap_or_default()).map_err(io)?;
+        std::fs::create_dir(&feedback).map_err(io)?;
+        run::prepare_for_program(&feedback, true).map_err(io)?;
+        for path in [&input, &answer] {
+            run::prepare_for_program(path, false).map_err(io)?;
+        }
+        Ok(Folder { dir, input, answer, feedback })
     }
-    let mut argv: Vec<OsString> = vec![input.into_os_string(), answer.into_os_string()];
-    argv.push(format!("{}/", feedback.display()).into());
-    argv.extend(args.iter().map(OsString::from));
-    let outcome = program::run_program(validator, &argv, team_output, Some(folder.path()), containment)?;
-    Ok(read_judgement(&outcome, &feedback, case))
+
+    fn path(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+
+    /// The validator's arguments: `input answer feedback_dir/ [args]`.
+    fn argv(&self, args: &[String]) -> Vec<OsString> {
+        let mut argv: Vec<OsString> = vec![self.input.clone().into(), self.answer.clone().into()];
+        argv.push(format!("{}/", self.feedback.display()).into());
+        argv.extend(args.iter().map(OsString::from));
+        argv
+    }
 }
 
 /// The validator's judgement from its ending and its feedback files.
@@ -154,23 +181,9 @@ pub fn interact(
     cache: &BuildCache,
     containment: Containment,
 ) -> Result<Interaction, String> {
-    let io = |e: std::io::Error| e.to_string();
-    let folder = program::scratch_folder(cache, ".interacting-").map_err(io)?;
-    let input = folder.path().join("input.in");
-    let answer = folder.path().join("answer.ans");
-    let feedback = folder.path().join("feedback");
-    std::fs::copy(case.stdin_path(), &input).map_err(io)?;
-    // An interactive case's answer may be missing: the interactor may need none.
-    std::fs::write(&answer, std::fs::read(case.stdout_path()).unwrap_or_default()).map_err(io)?;
-    std::fs::create_dir(&feedback).map_err(io)?;
-    run::prepare_for_program(&feedback, true).map_err(io)?;
-    for path in [&input, &answer] {
-        run::prepare_for_program(path, false).map_err(io)?;
-    }
+    let folder = Folder::for_case(case, cache, ".interacting-")?;
     let mut partner_argv = validator.run_argv.clone();
-    partner_argv.extend([input.into_os_string(), answer.into_os_string()]);
-    partner_argv.push(format!("{}/", feedback.display()).into());
-    partner_argv.extend(args.iter().map(OsString::from));
+    partner_argv.extend(folder.argv(args));
     let mut partner_mounts = validator.run_mounts.clone();
     partner_mounts.push(run::Mount { path: folder.path().to_owned(), writable: true });
     let partner_limits = program::limits();
@@ -187,7 +200,7 @@ pub fn interact(
     };
     let pair = run::run_pair(&program_request, &partner_request).map_err(|e| run::error_chain(&e))?;
     Ok(Interaction {
-        judgement: read_judgement(&pair.partner, &feedback, case),
+        judgement: read_judgement(&pair.partner, &folder.feedback, case),
         program: pair.program,
         interactor_first: pair.partner_ended_first,
     })
