@@ -1,7 +1,7 @@
 //! A problem package's time limit when it states none, as the package tools compute it: the
 //! accepted submissions run on every case under generous limits, and the slowest run's CPU time
-//! times the package's multiplier (legacy: `time_multiplier`, rounded to whole seconds, at least
-//! one, as problemtools does; 2023-07: `ac_to_time_limit`, up to a multiple of `time_resolution`).
+//! times the package's multiplier (legacy: `time_multiplier`, 5; 2023-07: `ac_to_time_limit`, 2),
+//! rounded up to a multiple of `time_resolution` (a second), at least one, as problemtools does.
 //! Computed once per package content (kept in the build cache); `grader bless` writes it beside
 //! the package (`.timelimit`), where every later grading reads it.
 
@@ -30,15 +30,13 @@ pub struct Inferred {
     pub submission: String,
 }
 
-/// The time limit from the slowest accepted run: legacy `max(1, round(t × multiplier))` seconds;
-/// 2023-07 the smallest multiple of the resolution at or above `t × multiplier`.
+/// The time limit from the slowest accepted run, as problemtools computes it: the smallest multiple
+/// of the resolution (a second unless the package says otherwise) at or above `t × multiplier`,
+/// and at least one resolution.
 pub fn from_slowest(slowest: Duration, multiplier: f64, resolution: Option<f64>) -> Duration {
     let exact = slowest.as_secs_f64() * multiplier;
-    let seconds = match resolution {
-        None => (exact + 0.5).floor().max(1.0),
-        Some(r) => ((exact / r).ceil() * r).max(r),
-    };
-    Duration::from_secs_f64(seconds)
+    let r = resolution.unwrap_or(1.0);
+    Duration::from_secs_f64((exact / r).ceil().max(1.0) * r)
 }
 
 /// Sets the package's time limit when it states none: from the build cache when this package's
@@ -169,10 +167,12 @@ mod tests {
     #[test]
     fn the_limit_is_the_slowest_accepted_run_times_the_multiplier_rounded() {
         let ms = Duration::from_millis;
-        // problemtools: max(1, int(0.5 + t * 5)).
+        // problemtools: max(1, ceil(t * multiplier / resolution)) * resolution.
         assert_eq!(from_slowest(ms(40), 5.0, None), Duration::from_secs(1));
         assert_eq!(from_slowest(ms(500), 5.0, None), Duration::from_secs(3));
         assert_eq!(from_slowest(ms(300), 5.0, None), Duration::from_secs(2));
+        // Up, not to the nearest: 1.01 s is 2 s (problemtools set wordcount's to 2 s from 0.202 s).
+        assert_eq!(from_slowest(ms(202), 5.0, None), Duration::from_secs(2));
         // 2023-07: the smallest multiple of the resolution at or above t * 2.
         assert_eq!(from_slowest(ms(1200), 2.0, Some(1.0)), Duration::from_secs(3));
         assert_eq!(from_slowest(ms(40), 2.0, Some(0.5)), Duration::from_millis(500));

@@ -53,7 +53,7 @@ pub struct PackageInfo {
     pub interactive: bool,
     /// The slowest accepted run times this is the time limit (before rounding).
     pub time_multiplier: f64,
-    /// The time limit is a multiple of this (2023-07); legacy: whole seconds, at least one.
+    /// The time limit is a multiple of this (2023-07's `time_resolution`; legacy: none, a second).
     pub time_resolution: Option<f64>,
     /// The custom output validator (a file or a folder), if the package has one; else the default
     /// validator judges, by each case's [`CompareSpec::tokens`].
@@ -307,8 +307,7 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
         },
     };
     // How a time limit is inferred from the slowest accepted run: legacy `time_multiplier` (5),
-    // rounded to whole seconds; 2023-07 `time_multipliers.ac_to_time_limit` (2), up to a multiple of
-    // `time_resolution` (1 s).
+    // 2023-07 `time_multipliers.ac_to_time_limit` (2); up to a multiple of `time_resolution` (1 s).
     let multipliers = match limits_map.get("time_multipliers") {
         Some(Value::Mapping(m)) => {
             let m: BTreeMap<String, Value> =
