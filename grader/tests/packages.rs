@@ -674,3 +674,27 @@ fn a_case_gives_the_program_its_own_arguments() {
     assert_eq!(assignment.cases[0].args, ["1"]);
     assert_eq!(grade(&assignment, &echo, &options()).unwrap().score, 100.0);
 }
+
+/// A package's programs get a stack as large as their memory, as judges give: recursion a million
+/// deep (about 128 MB of stack, a crash under the usual 8 MB) is an accepted answer.
+#[test]
+fn deep_recursion_is_an_accepted_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir.path().join("deep");
+    std::fs::create_dir_all(deep.join("data/secret")).unwrap();
+    std::fs::write(deep.join("problem.yaml"), "name: Deep\nlimits:\n  time_limit: 2\n  memory: 512\n")
+        .unwrap();
+    std::fs::write(deep.join("data/secret/1.in"), "").unwrap();
+    std::fs::write(deep.join("data/secret/1.ans"), "1000000\n").unwrap();
+    let source = dir.path().join("deep.c");
+    std::fs::write(
+        &source,
+        "#include <stdio.h>\nstatic long __attribute__((noinline)) depth(long n, volatile char *prev) {\n    \
+         volatile char pad[128];\n    pad[0] = prev ? (char)(prev[0] + 1) : 0;\n    if (n == 0) return 1;\n    \
+         long below = depth(n - 1, pad);\n    return below + (pad[0] == pad[0]);\n}\n\
+         int main(void) { printf(\"%ld\\n\", depth(999999, 0)); return 0; }\n",
+    )
+    .unwrap();
+    let report = grade(&load_folder(&deep).unwrap(), &source, &options()).unwrap();
+    assert_eq!(report.score, 100.0, "{}", common::plain_text(&report));
+}

@@ -340,6 +340,8 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
         output_bytes: (output_mb << 20) as usize,
         processes: 256,
         address_space_limit: false,
+        // Deep recursion is an answer a judge accepts: the stack may take all the memory.
+        stack_bytes: Some(memory_mb << 20),
         ..Limits::default()
     };
 

@@ -80,6 +80,7 @@ pub(super) fn limits_from(
             .address_space_limit
             .or(base.address_space_limit)
             .unwrap_or(defaults.address_space_limit),
+        stack_bytes: defaults.stack_bytes,
     })
 }
 

@@ -35,6 +35,9 @@ pub struct Limits {
     /// private writable memory a process has committed (its heap, its threads' stacks, memory
     /// allocated outside the heap).
     pub address_space_limit: bool,
+    /// The stack's size (`RLIMIT_STACK`), or `None` to keep the grader's. Judges give a problem
+    /// package's programs a stack as large as their memory: deep recursion is an accepted answer.
+    pub stack_bytes: Option<u64>,
 }
 
 const MIB: u64 = 1024 * 1024;
@@ -53,6 +56,7 @@ impl Default for Limits {
             disk_bytes: 64 * MIB,
             open_files: 64,
             address_space_limit: true,
+            stack_bytes: None,
         }
     }
 }
@@ -71,6 +75,7 @@ impl Limits {
             disk_bytes: 512 * MIB,
             open_files: 1024,
             address_space_limit: true,
+            stack_bytes: None,
         }
     }
 }
@@ -115,6 +120,7 @@ pub(crate) struct Rlimits {
     processes: u64,
     file_size: u64,
     open_files: u64,
+    stack: Option<u64>,
 }
 
 impl Rlimits {
@@ -134,6 +140,7 @@ impl Rlimits {
             processes: if with_cgroup { u64::MAX } else { limits.processes },
             file_size: limits.file_size_bytes,
             open_files: limits.open_files,
+            stack: limits.stack_bytes,
         }
     }
 
@@ -150,6 +157,9 @@ impl Rlimits {
         lower_limit(libc::RLIMIT_NPROC as libc::c_int, self.processes, self.processes)?;
         lower_limit(libc::RLIMIT_FSIZE as libc::c_int, self.file_size, self.file_size)?;
         lower_limit(libc::RLIMIT_NOFILE as libc::c_int, self.open_files, self.open_files)?;
+        if let Some(bytes) = self.stack {
+            lower_limit(libc::RLIMIT_STACK as libc::c_int, bytes, bytes)?;
+        }
         lower_limit(libc::RLIMIT_CORE as libc::c_int, 0, 0)
     }
 }
