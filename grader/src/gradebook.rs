@@ -391,10 +391,40 @@ pub struct Gradebook {
     pub similarity: Option<crate::similarity::report::Summary>,
 }
 
+/// Ids in the order a reader expects: runs of digits by their value (`plant-2` before `plant-10`),
+/// the rest as text; ids equal that way (`a01`, `a1`) by their text.
+pub fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    fn chunks(text: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let bytes = text.as_bytes();
+        for i in 1..=bytes.len() {
+            if i == bytes.len() || bytes[i].is_ascii_digit() != bytes[start].is_ascii_digit() {
+                out.push((bytes[start].is_ascii_digit(), &text[start..i]));
+                start = i;
+            }
+        }
+        out
+    }
+    let (x, y) = (chunks(a), chunks(b));
+    for ((x_digits, x), (y_digits, y)) in x.iter().zip(&y) {
+        let order = if *x_digits && *y_digits {
+            let (x, y) = (x.trim_start_matches('0'), y.trim_start_matches('0'));
+            x.len().cmp(&y.len()).then_with(|| x.cmp(y))
+        } else {
+            x.cmp(y)
+        };
+        if order != std::cmp::Ordering::Equal {
+            return order;
+        }
+    }
+    x.len().cmp(&y.len()).then_with(|| a.cmp(b))
+}
+
 impl Gradebook {
     /// The gradebook of these records.
     pub fn new(assignment: &Assignment, mut students: Vec<Record>) -> Gradebook {
-        students.sort_by(|a, b| a.id.cmp(&b.id));
+        students.sort_by(|a, b| natural_order(&a.id, &b.id));
         let columns = columns(assignment);
         let mut cases: Vec<CaseStat> = assignment
             .cases

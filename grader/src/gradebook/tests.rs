@@ -390,3 +390,10 @@ fn a_terminal_escape_in_a_students_folder_name_reaches_no_class_file_raw() {
     let feedback = std::fs::read_to_string(folder.join(FEEDBACK_FILE)).unwrap();
     assert!(feedback.contains(r"see \e[8mhidden"), "{feedback}");
 }
+
+#[test]
+fn students_are_in_the_order_a_reader_expects_numbers_by_value() {
+    let mut ids = vec!["plant-10", "plant-2", "plant-1", "ada", "plant-02", "bob7", "bob10"];
+    ids.sort_by(|a, b| crate::gradebook::natural_order(a, b));
+    assert_eq!(ids, ["ada", "bob7", "bob10", "plant-1", "plant-02", "plant-2", "plant-10"]);
+}
