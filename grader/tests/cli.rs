@@ -801,3 +801,43 @@ fn a_class_graded_on_one_slot_without_namespaces_ends_with_every_student_scored_
         assert_eq!(score(&in_class), score(&graded.stdout), "s{at} ({fixture})");
     }
 }
+
+/// A self-check names each failing case's input where the student reaches it from where they are
+/// (`pack/cases/trouble/...`), not as `cases/...`, which does not exist there.
+#[test]
+fn a_self_check_names_the_inputs_as_the_student_reaches_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_grader"))
+            .args(args)
+            .arg("--cases")
+            .arg(repo().join("cases"))
+            .current_dir(dir.path())
+            .env("GRADER_CACHE_DIR", cache.path())
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap()
+    };
+    let packed = run(&["pack", "-a", "trouble", "--output", "pack"]);
+    assert!(packed.status.success(), "{}", text(&packed.stderr));
+    let fixture = repo().join("fixtures/trouble/bug-checkwin-zero");
+    let out = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(["check", "-a", "trouble", "--cases", "pack/cases", fixture.to_str().unwrap()])
+        .current_dir(dir.path())
+        .env("GRADER_CACHE_DIR", cache.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    let inputs: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("input: "))
+        .map(|rest| rest.split(' ').next().unwrap())
+        .collect();
+    assert!(!inputs.is_empty(), "{stdout}");
+    for input in inputs {
+        assert!(input.starts_with("pack/cases/trouble/"), "{input}");
+        assert!(dir.path().join(input).is_file(), "{input} is where it says");
+    }
+}

@@ -416,7 +416,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Check { dir, assignment, cache_dir, selection } => {
             let options = grade_options(true, cache_dir, level()?, &selection, cli.accept_readable_cases);
-            let report = grade_one(&cases, &assignment, &dir, options, false)?;
+            let mut report = grade_one(&cases, &assignment, &dir, options, false)?;
+            // A self-check runs on the student's own machine: the cases' paths as they reach them
+            // from here (`pack/cases/trouble/...`), which the student view keeps.
+            report.cases_root = relative_to_here(Path::new(&report.cases_root));
             let options = TextOptions { diffs: true, verbosity: selection.verbosity() };
             emit(&report::render_text(&report.student_view(), options), None)?;
             // Cases chosen with `--case` are asked about, bonus ones too; otherwise an optional part
@@ -851,6 +854,28 @@ fn list(cases: &Path, assignment: Option<&str>) -> anyhow::Result<u8> {
         }
     }
     Ok(EXIT_OK)
+}
+
+/// `path` as reached from the current folder (`../course/cases`, `pack/cases`), or as it is when it
+/// cannot be (no current folder).
+fn relative_to_here(path: &Path) -> String {
+    let (Ok(here), Ok(there)) = (std::env::current_dir().and_then(|d| d.canonicalize()), path.canonicalize())
+    else {
+        return path.display().to_string();
+    };
+    let common = here.components().zip(there.components()).take_while(|(a, b)| a == b).count();
+    let mut relative = PathBuf::new();
+    for _ in here.components().skip(common) {
+        relative.push("..");
+    }
+    for part in there.components().skip(common) {
+        relative.push(part);
+    }
+    if relative.as_os_str().is_empty() {
+        ".".to_owned()
+    } else {
+        relative.display().to_string()
+    }
 }
 
 /// Finds the cases root: the flag, `$GRADER_CASES`, the nearest `cases/` above the current folder, or
