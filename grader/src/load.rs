@@ -399,6 +399,12 @@ impl SimilarityBase {
         SimilarityBase { files, unreadable: None }
     }
 
+    /// Adds base files the instructor names on the command line (`--base`): a course's own handout
+    /// code when it is not the one `assignment.toml` names.
+    pub fn add(&mut self, files: Vec<crate::build::SourceFile>) {
+        self.files.extend(files);
+    }
+
     /// The base files, or the error naming `assignment.toml` and the line of the one that could not
     /// be read.
     pub fn files(&self) -> Result<&[crate::build::SourceFile], LoadError> {

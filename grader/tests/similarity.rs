@@ -585,3 +585,50 @@ fn in_each_corpus_every_planted_pair_ranks_above_every_independent_pair_and_the_
 fn common_repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
+
+/// `--base FILE`: code the course handed out that `assignment.toml` does not name (a course's own
+/// `main()`, a helper module) is no evidence: two students who share only it are not a pair to
+/// look at.
+#[test]
+fn code_the_course_handed_out_named_by_base_is_no_evidence() {
+    let handout = "def read_words(stream):\n    words = []\n    for line in stream:\n        for part in line.split():\n            \
+        cleaned = ''.join(c for c in part if c.isalpha())\n            if cleaned:\n                words.append(cleaned)\n    \
+        return words\n\n\ndef report(count, distinct, out):\n    out.write(str(count))\n    out.write(' ')\n    \
+        out.write(str(distinct))\n    out.write('\\n')\n\n\ndef check(words):\n    for w in words:\n        \
+        assert w.isalpha(), w\n    return len(words)\n";
+    let own = [
+        "import sys\n\nwords = read_words(sys.stdin)\nseen = set()\nfor w in words:\n    seen.add(w)\nreport(check(words), len(seen), sys.stdout)\n",
+        "import sys\n\ndef main():\n    items = read_words(sys.stdin)\n    table = {}\n    while items:\n        table[items.pop()] = True\n    \
+         print(len(table) * 2 - len(table), end='')\n\nmain()\n",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (student, code) in ["ada", "bob"].iter().zip(own) {
+        let folder = dir.path().join("class").join(student);
+        std::fs::create_dir_all(&folder).unwrap();
+        std::fs::write(folder.join("main.py"), format!("{handout}\n\n{code}")).unwrap();
+    }
+    let base = dir.path().join("handout.py");
+    std::fs::write(&base, handout).unwrap();
+    let package = common_repo().join("examples/packages/wordcount");
+    let compare = |out: &str, extra: &[&std::ffi::OsStr]| {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
+            .arg("similarity")
+            .arg(dir.path().join("class"))
+            .arg("-a")
+            .arg(&package)
+            .arg("--out")
+            .arg(dir.path().join(out))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(status.status.success(), "{}", String::from_utf8_lossy(&status.stderr));
+        std::fs::read_to_string(dir.path().join(out).join("similarity.csv")).unwrap()
+    };
+    let without = compare("without", &[]);
+    assert!(
+        without.lines().nth(1).is_some_and(|row| row.starts_with("1,ada,,bob,") && row.ends_with(",yes")),
+        "{without}"
+    );
+    let with = compare("with", &["--base".as_ref(), base.as_os_str()]);
+    assert!(with.lines().skip(1).all(|row| !row.ends_with(",yes")), "{with}");
+}

@@ -51,6 +51,10 @@ pub(super) struct BatchArgs {
     /// similarity.csv and similarity.html in OUT, linked from the class page.
     #[arg(long, conflicts_with = "partition")]
     similarity: bool,
+    /// With --similarity: code the course handed out besides the assignment's own base (a
+    /// template, the course's `main()`), taken as no evidence; repeatable.
+    #[arg(long, value_name = "FILE", requires = "similarity")]
+    base: Vec<PathBuf>,
 }
 
 /// The arguments of `grader similarity`.
@@ -79,6 +83,29 @@ pub(super) struct SimilarityArgs {
     /// by side.
     #[arg(long, value_name = "SHARE", default_value_t = Settings::default().look_at, value_parser = parse_share)]
     look_at: f64,
+    /// Code the course handed out besides the assignment's own base (a template, the course's
+    /// `main()`), taken as no evidence; repeatable.
+    #[arg(long, value_name = "FILE")]
+    base: Vec<PathBuf>,
+}
+
+/// Reads the `--base` files: C, Java or Python source the similarity analysis reads.
+fn base_files(paths: &[PathBuf]) -> anyhow::Result<Vec<crate::build::SourceFile>> {
+    let mut files = Vec::new();
+    for path in paths {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if crate::similarity::tokens::Language::of(&name).is_none() {
+            return Err(UsageError(format!(
+                "--base {}: not C, Java or Python source (.c, .h, .java, .py): similarity reads only those",
+                path.display()
+            ))
+            .into());
+        }
+        let content = std::fs::read(path)
+            .map_err(|e| UsageError(format!("--base {}: cannot read it: {e}", path.display())))?;
+        files.push(crate::build::SourceFile { name, content });
+    }
+    Ok(files)
 }
 
 fn parse_count(text: &str) -> Result<usize, String> {
@@ -162,14 +189,26 @@ pub(super) fn batch(
     level: Containment,
     accept_readable_cases: bool,
 ) -> anyhow::Result<u8> {
-    let BatchArgs { root, assignment, out, jobs, partition, manual, force, only, cache_dir, similarity } =
-        args;
+    let BatchArgs {
+        root,
+        assignment,
+        out,
+        jobs,
+        partition,
+        manual,
+        force,
+        only,
+        cache_dir,
+        similarity,
+        base,
+    } = args;
     out_folder(&out)?;
     let cache = BuildCache::new(cache_dir.unwrap_or_else(BuildCache::default_dir));
-    let assignment = super::settled_assignment(cases, &assignment, &cache, level)?;
+    let mut assignment = super::settled_assignment(cases, &assignment, &cache, level)?;
     if similarity {
         // Refused before the class is graded, not after.
         assignment.similarity_base.files()?;
+        assignment.similarity_base.add(base_files(&base)?);
     }
     if !root.exists() {
         return Err(UsageError(format!("no class at {}", root.display())).into());
@@ -249,10 +288,11 @@ pub(super) fn batch(
 
 /// `grader similarity`.
 pub(super) fn similarity(cases: &Path, args: SimilarityArgs) -> anyhow::Result<u8> {
-    let SimilarityArgs { class, assignment, out, kgram, window, max_share, look_at } = args;
+    let SimilarityArgs { class, assignment, out, kgram, window, max_share, look_at, base } = args;
     out_folder(&out)?;
-    let assignment = super::load_assignment(cases, &assignment)?;
+    let mut assignment = super::load_assignment(cases, &assignment)?;
     assignment.similarity_base.files()?;
+    assignment.similarity_base.add(base_files(&base)?);
     let root = class_root(&class, &assignment.id)?;
     crate::batch::refuse_out_inside(&root, &out).map_err(batch_error)?;
     let settings = Settings { kgram, window, max_share, look_at, ..Settings::default() };
