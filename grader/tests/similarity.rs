@@ -631,4 +631,27 @@ fn code_the_course_handed_out_named_by_base_is_no_evidence() {
     );
     let with = compare("with", &["--base".as_ref(), base.as_os_str()]);
     assert!(with.lines().skip(1).all(|row| !row.ends_with(",yes")), "{with}");
+
+    // A batch with --similarity says who is in a pair above the line, and the class page flags them.
+    let out = dir.path().join("graded");
+    let batch = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
+        .arg("batch")
+        .arg(dir.path().join("class"))
+        .arg("-a")
+        .arg(&package)
+        .arg("--out")
+        .arg(&out)
+        .arg("--similarity")
+        .env("GRADER_CACHE_DIR", dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&batch.stderr);
+    assert!(batch.status.success(), "{stderr}");
+    assert!(
+        stderr
+            .contains("similarity: 1 pair at or above the \"look at this\" line, among 2 students: ada, bob"),
+        "{stderr}"
+    );
+    let page = std::fs::read_to_string(out.join("class.html")).unwrap();
+    assert_eq!(page.matches("badge badge-similar").count(), 2, "both students' rows are flagged");
 }

@@ -283,7 +283,28 @@ pub(super) fn batch(
         )?;
     }
     hand_grades_line(&options.out, outcome.hand_grades)?;
+    if options.similarity.is_some() {
+        if let Some(summary) = crate::similarity::report::Summary::read(&options.out) {
+            let names: Vec<String> =
+                summary.flagged.iter().map(|id| crate::report::escape::inert(id, &[])).collect();
+            let who = if names.is_empty() { String::new() } else { format!(": {}", names.join(", ")) };
+            writeln!(
+                err,
+                "similarity: {} at or above the \"look at this\" line, among {} students{who} ({} share some \
+                 code beyond the base code); side by side in {}",
+                pairs(summary.above_line),
+                summary.students_above_line,
+                pairs(summary.pairs),
+                options.out.join(crate::similarity::report::HTML_FILE).display()
+            )?;
+        }
+    }
     Ok(EXIT_OK)
+}
+
+/// `1 pair`, `3 pairs`.
+fn pairs(n: usize) -> String {
+    format!("{n} pair{}", if n == 1 { "" } else { "s" })
 }
 
 /// `grader similarity`.

@@ -79,16 +79,26 @@ pub struct Summary {
     pub above_line: usize,
     /// Students in those pairs.
     pub students_above_line: usize,
+    /// Their ids: the class page flags their rows.
+    pub flagged: std::collections::BTreeSet<String>,
 }
 
 impl Summary {
     /// The summary of an analysis.
     pub fn of(analysis: &Analysis) -> Summary {
         let above: Vec<&Pair> = analysis.pairs.iter().filter(|p| p.look).collect();
-        let mut students: Vec<usize> = above.iter().flat_map(|p| [p.a, p.b]).collect();
-        students.sort_unstable();
-        students.dedup();
-        Summary { pairs: analysis.pairs.len(), above_line: above.len(), students_above_line: students.len() }
+        let flagged: std::collections::BTreeSet<String> = above
+            .iter()
+            .flat_map(|p| [p.a, p.b])
+            .filter_map(|i| analysis.students.get(i))
+            .map(|s| s.id.clone())
+            .collect();
+        Summary {
+            pairs: analysis.pairs.len(),
+            above_line: above.len(),
+            students_above_line: flagged.len(),
+            flagged,
+        }
     }
 
     /// The summary of the `similarity.csv` in `folder`, when there is one beside a `similarity.html`
@@ -112,7 +122,7 @@ impl Summary {
                 students.insert(from_spreadsheet_text(row.get(3)?).to_owned());
             }
         }
-        Some(Summary { pairs, above_line, students_above_line: students.len() })
+        Some(Summary { pairs, above_line, students_above_line: students.len(), flagged: students })
     }
 }
 

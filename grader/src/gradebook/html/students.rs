@@ -133,7 +133,8 @@ fn student_row(
         }
         None => out.push_str("<td class=\"num\" data-sort=\"\">—</td>"),
     }
-    status_cell(out, student);
+    let similar = book.similarity.as_ref().is_some_and(|s| s.flagged.contains(&student.id));
+    status_cell(out, student, similar);
     for column in &book.columns {
         match student.categories.iter().find(|c| c.id == column.id) {
             Some(c) => match c.score {
@@ -159,7 +160,7 @@ fn student_row(
 /// The status cell: a worded badge for how it went (`build error`, `all passed`, ...; plain `graded`
 /// otherwise), one naming the categories still to grade by hand, and the note on what went wrong.
 /// Sorted problems first.
-fn status_cell(out: &mut String, student: &Record) {
+fn status_cell(out: &mut String, student: &Record, similar: bool) {
     let (rank, class, words) = match student.status {
         StudentStatus::GraderError => (0, "badge badge-grader-error", "grader error"),
         StudentStatus::NoFiles => (1, "badge badge-no-files", "no files"),
@@ -184,6 +185,15 @@ fn status_cell(out: &mut String, student: &Record) {
             None => "marked late by the download".to_owned(),
         };
         let _ = write!(out, "<span class=\"badge badge-late\" title=\"{}\">late</span>", escape(&title));
+    }
+    if similar {
+        // What the analysis found, never a verdict: a pair to look at, side by side there.
+        let _ = write!(
+            out,
+            "<a class=\"badge badge-similar\" href=\"{}\" title=\"shares code with another submission at or \
+             above the look-at-this line: see the pair side by side\">shares code</a>",
+            crate::similarity::report::HTML_FILE
+        );
     }
     if let Some(note) = &student.note {
         let _ = write!(out, "<span class=\"note\">{}</span>", escape(note));

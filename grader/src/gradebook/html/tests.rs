@@ -429,8 +429,17 @@ fn output_is_deterministic() {
 #[test]
 fn the_similarity_analysis_beside_the_page_is_linked_with_what_it_found() {
     assert!(!render(&book()).contains("similarity.html"), "no analysis, no link");
-    let summary = crate::similarity::report::Summary { pairs: 12, above_line: 3, students_above_line: 5 };
+    let summary = crate::similarity::report::Summary {
+        pairs: 12,
+        above_line: 3,
+        students_above_line: 5,
+        flagged: ["b2".to_owned()].into(),
+    };
     let html = render(&Gradebook { similarity: Some(summary), ..book() });
+    // The student in a pair above the line is flagged on their row, linking to the pairs.
+    let row = |id: &str| between(&html, &format!("data-id=\"{id}\""), "</tr>");
+    assert!(row("b2").contains("<a class=\"badge badge-similar\" href=\"similarity.html\""), "{}", row("b2"));
+    assert!(!row("c3").contains("badge-similar"), "{}", row("c3"));
     let line = between(&html, "<p class=\"similarity\">", "</p>");
     assert_eq!(
         line,
