@@ -170,7 +170,10 @@ fn colliding_ids_are_warned_on_stderr_and_only_names_a_student() {
     let only = run(&["batch", root_arg, "-a", "trouble", "-o", out_arg, "--only", "student01"], dir.path());
     let said = text(&only.stderr);
     assert_eq!(only.status.code(), Some(0), "{said}");
-    assert!(said.contains("1 of 2 students graded again (--only); the class files hold 2: "), "{said}");
+    assert!(
+        said.contains("1 of 2 students graded again (--only); the class files hold 2, by status: "),
+        "{said}"
+    );
     let unknown = run(&["batch", root_arg, "-a", "trouble", "-o", out_arg, "--only", "nobody"], dir.path());
     assert_eq!(unknown.status.code(), Some(2));
     assert!(text(&unknown.stderr).contains("no student `nobody`"), "{}", text(&unknown.stderr));

@@ -264,7 +264,7 @@ pub(super) fn batch(
     if options.only.is_empty() {
         writeln!(
             err,
-            "{} students{share}: {} graded, {} up to date; {}{warned}. Outputs in {}",
+            "{} students{share}: {} graded now, {} up to date; by status: {}{warned}. Outputs in {}",
             outcome.selected,
             outcome.graded,
             outcome.reused,
@@ -274,7 +274,7 @@ pub(super) fn batch(
     } else {
         writeln!(
             err,
-            "{} of {} students graded again (--only); the class files hold {}: {}{warned}. Outputs in {}",
+            "{} of {} students graded again (--only); the class files hold {}, by status: {}{warned}. Outputs in {}",
             outcome.graded,
             outcome.roster,
             outcome.in_class_files,
