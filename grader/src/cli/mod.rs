@@ -16,7 +16,12 @@ use crate::grade::{self, GradeError, GradeOptions};
 use crate::load::{self, LoadError};
 use crate::report::{self, HiddenVisibility, Report, TextOptions, Verbosity};
 
+mod assignments;
 mod class;
+mod doctor;
+
+use assignments::{bless, list};
+use doctor::doctor;
 
 /// Exit code: the work was done (and, for `check`, everything passed).
 pub const EXIT_OK: u8 = 0;
@@ -679,87 +684,6 @@ fn grade_one(
     Ok(grade::grade(&assignment, submission, &options)?)
 }
 
-/// `grader doctor`: what this machine supports, and how to get more.
-fn doctor() -> anyhow::Result<u8> {
-    let mut out = anstream::stdout();
-    let level = Containment::available();
-    writeln!(out, "containment: {level}")?;
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
-    writeln!(
-        out,
-        "user: {}",
-        if root { "root (programs run as nobody inside a sandbox)" } else { "unprivileged" }
-    )?;
-    match run::namespace_problem() {
-        None => {
-            writeln!(out, "namespaces: yes (user, mount, PID, network, IPC, UTS; a private root on tmpfs)")?
-        }
-        Some(problem) => {
-            writeln!(out, "namespaces: no: {problem}")?;
-            writeln!(
-                out,
-                "  to get them: allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, \
-                 or user.max_user_namespaces > 0; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0), \
-                 or in Docker run with --security-opt seccomp=unconfined (or --privileged)"
-            )?;
-        }
-    }
-    match run::Hierarchy::usable() {
-        Some(hierarchy) => writeln!(out, "cgroups: yes ({})", hierarchy.describe())?,
-        None => {
-            writeln!(out, "cgroups: no (processes and memory are bounded by rlimits only)")?;
-            writeln!(
-                out,
-                "  to get them: run as root, or in a cgroup v2 subtree delegated to this user \
-                 (systemd-run --user --scope -p Delegate=yes grader ...)"
-            )?;
-        }
-    }
-    let cache = BuildCache::default_dir();
-    writeln!(out, "build cache: {} (GRADER_CACHE_DIR or --cache-dir to choose)", cache.display())?;
-    if level > Containment::RlimitsOnly && run::below_writable_places(&cache) {
-        writeln!(
-            out,
-            "warning: the build cache is below /work, /tmp or /dev/shm, where a sandbox has its writable \
-             places: each run is shown its build there in a fresh sandbox of its own, not in one kept for \
-             the submission (about 1.5x the CPU per case); choose a cache elsewhere"
-        )?;
-    }
-    let ceiling = run::hard_process_limit();
-    if ceiling != u64::MAX {
-        writeln!(
-            out,
-            "process ceiling: {ceiling} (this user's hard RLIMIT_NPROC; a run's process limit cannot exceed it)"
-        )?;
-    }
-    let users = run::RUN_UIDS;
-    if root {
-        writeln!(
-            out,
-            "run users: without namespaces (rlimits-only), each run is a user of its own, uid {}-{} \
-             (those free of accounts and of other graders' leases), and nothing of it outlives the run",
-            users.start,
-            users.end - 1
-        )?;
-    } else {
-        writeln!(
-            out,
-            "run users: no (not root): without namespaces (rlimits-only), programs run as this user, can \
-             read what it can read and signal its processes, the grader's included"
-        )?;
-    }
-    if level == Containment::RlimitsOnly {
-        writeln!(
-            out,
-            "warning: without namespaces programs see the host's files that others may read, and its \
-             network; grading refuses when they could read a hidden case (--accept-readable-cases for \
-             a self-check); prefer `--require-containment namespaces-without-cgroups` for hidden cases"
-        )?;
-    }
-    Ok(EXIT_OK)
-}
-
 /// Writes rendered output to a file (without colour) or to standard output (colour if a terminal).
 fn emit(text: &str, output: Option<&Path>) -> anyhow::Result<()> {
     match output {
@@ -780,80 +704,6 @@ fn emit(text: &str, output: Option<&Path>) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-fn selected_ids(cases: &Path, assignment: Option<&str>) -> anyhow::Result<Vec<String>> {
-    Ok(match assignment {
-        Some(id) => vec![id.to_owned()],
-        None => load::assignment_ids(cases)?,
-    })
-}
-
-fn bless(
-    cases: &Path,
-    assignment: Option<&str>,
-    check: bool,
-    cache: &BuildCache,
-    containment: Containment,
-) -> anyhow::Result<u8> {
-    let mut out = anstream::stdout();
-    let mut stale_total = 0;
-    for name in selected_ids(cases, assignment)? {
-        let assignment = load_assignment(cases, &name)?;
-        let id = &assignment.id;
-        let outcome = crate::bless::bless_all(&assignment, check, cache, containment)?;
-        for path in &outcome.stale {
-            let verb = if check { "stale" } else { "wrote" };
-            writeln!(out, "{verb} {}", path.display())?;
-        }
-        writeln!(
-            out,
-            "{id}: {} expected outputs fresh, {} {}",
-            outcome.fresh,
-            outcome.stale.len(),
-            if check { "stale" } else { "written" }
-        )?;
-        stale_total += outcome.stale.len();
-    }
-    if check && stale_total > 0 {
-        writeln!(out, "run `grader bless` to regenerate them")?;
-        return Ok(EXIT_FAILED);
-    }
-    Ok(EXIT_OK)
-}
-
-fn list(cases: &Path, assignment: Option<&str>) -> anyhow::Result<u8> {
-    let mut out = anstream::stdout();
-    for name in selected_ids(cases, assignment)? {
-        let a = load_assignment(cases, &name)?;
-        let handout = a.handout.as_deref().map(|h| format!(" (handout {h})")).unwrap_or_default();
-        writeln!(out, "{}  {}{handout}", a.id, a.title)?;
-        for c in &a.categories {
-            let n = a.cases.iter().filter(|k| k.category == c.id).count();
-            let mut how = match (c.manual, n) {
-                (true, _) => "graded by hand".to_owned(),
-                (false, 1) => "1 case".to_owned(),
-                (false, n) => format!("{n} cases"),
-            };
-            if c.bonus {
-                how.push_str(", bonus (not in the max)");
-            }
-            writeln!(out, "  {:<18} {:>5} points  {how}  {}", c.id, c.points, c.title)?;
-        }
-        for case in &a.cases {
-            let vis = match case.visibility {
-                load::Visibility::Visible => "visible",
-                load::Visibility::Hidden => "hidden",
-            };
-            let kind = match case.kind {
-                load::CaseKind::Transcript => "transcript",
-                load::CaseKind::Unit => "unit",
-                load::CaseKind::Interactive => "interactive",
-            };
-            writeln!(out, "    {:<48} {kind:<10} {vis:<7} {}", case.id, case.title)?;
-        }
-    }
-    Ok(EXIT_OK)
 }
 
 /// `path` as reached from the current folder (`../course/cases`, `pack/cases`), or as it is when it

@@ -261,12 +261,6 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
         || interactive
         || dir.join("output_validator").is_dir()
         || (!modern && dir.join("output_validators").is_dir() && validation.first() == Some(&"custom"));
-    if interactive && !custom {
-        return Err(problem.error(
-            if problem.map.contains_key("type") { "type" } else { "validation" },
-            "an interactive problem needs its interactor: a custom output validator (output_validator/)",
-        ));
-    }
     let validator = if custom { Some(validator_program(&dir, &problem)?) } else { None };
     let validator_flags = problem.words("validator_flags")?.unwrap_or_default();
 
@@ -549,8 +543,9 @@ fn validator_program(dir: &Path, problem: &Yaml) -> Result<PathBuf, LoadError> {
     match programs.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err(problem.error(
-            "validation",
-            "`validation: custom` needs an output validator in output_validator/ (or output_validators/)",
+            if problem.map.contains_key("validation") { "validation" } else { "type" },
+            "no output validator in output_validator/ (or output_validators/): custom validation and \
+             interactive problems (whose interactor it is) judge with one",
         )),
         several => Err(LoadError::Invalid {
             path: legacy,
