@@ -37,11 +37,7 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
     let extent = if stops_at_end_of_input { Extent::Whole } else { Extent::MayContinue };
     let comparison = compare::compare(expected, &outcome.stdout, &case.compare, extent);
 
-    // A package's time limit is held to exactly: the kernel's CPU limit counts whole seconds.
-    let over_time = case.package.as_ref().is_some_and(|p| outcome.cpu_time > p.time_limit)
-        && !matches!(outcome.termination, Termination::Killed { .. });
-    let termination =
-        if over_time { Termination::Killed { limit: Limit::Cpu } } else { outcome.termination.clone() };
+    let termination = held_to_time_limit(case, outcome);
     let (status, problem) = match &termination {
         Termination::Exited(0) => (CaseStatus::Failed, None),
         Termination::Exited(code) => (CaseStatus::Failed, Some(format!("exited with status {code}"))),
@@ -101,6 +97,18 @@ pub fn judge(case: &Case, expected: &[u8], outcome: &RunOutcome, stops_at_end_of
     Verdict { status, credit, note, comparison, judge: None }
 }
 
+/// How a run ended, with a package's time limit held to exactly: the kernel's CPU limit counts
+/// whole seconds, so a run that ended on its own past the limit is stopped at it here.
+fn held_to_time_limit(case: &Case, outcome: &RunOutcome) -> Termination {
+    let over_time = case.package.as_ref().is_some_and(|p| outcome.cpu_time > p.time_limit)
+        && !matches!(outcome.termination, Termination::Killed { .. });
+    if over_time {
+        Termination::Killed { limit: Limit::Cpu }
+    } else {
+        outcome.termination.clone()
+    }
+}
+
 /// What a package's custom output validator said of one output (see `grade::validator`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Judgement {
@@ -127,10 +135,7 @@ pub enum Judgement {
 /// Judges a run of a package case by its custom validator; `judgement` is `None` when the program
 /// did not end normally within its time, so that the validator was not asked.
 pub fn judge_validated(case: &Case, outcome: &RunOutcome, judgement: Option<Judgement>) -> Verdict {
-    let over_time = case.package.as_ref().is_some_and(|p| outcome.cpu_time > p.time_limit)
-        && !matches!(outcome.termination, Termination::Killed { .. });
-    let termination =
-        if over_time { Termination::Killed { limit: Limit::Cpu } } else { outcome.termination.clone() };
+    let termination = held_to_time_limit(case, outcome);
     let failed = |status, note: String| Verdict {
         status,
         credit: 0.0,

@@ -132,13 +132,13 @@ pub fn examples(assignment: &Assignment) -> Vec<Example> {
     let mut found = Vec::new();
     let submissions = assignment.dir.join("submissions");
     if submissions.is_dir() {
-        for folder in sorted_entries(&submissions) {
+        for folder in crate::load::package::entries(&submissions) {
             let Some(expectation) =
                 folder.file_name().and_then(|n| n.to_str()).and_then(Expectation::of_folder)
             else {
                 continue;
             };
-            for path in sorted_entries(&folder) {
+            for path in crate::load::package::entries(&folder) {
                 let name = path.strip_prefix(&submissions).unwrap_or(&path).display().to_string();
                 found.push(Example { path, name, expectation });
             }
@@ -147,25 +147,13 @@ pub fn examples(assignment: &Assignment) -> Vec<Example> {
     }
     let fixtures =
         assignment.dir.parent().and_then(Path::parent).map(|p| p.join("fixtures").join(&assignment.id));
-    for path in fixtures.iter().flat_map(|f| sorted_entries(f)) {
+    for path in fixtures.iter().flat_map(|f| crate::load::package::entries(f)) {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if let Some(expectation) = Expectation::of_folder(&name) {
             found.push(Example { path, name, expectation });
         }
     }
     found
-}
-
-fn sorted_entries(dir: &Path) -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.file_name().is_some_and(|n| !n.to_string_lossy().starts_with('.')))
-        .collect();
-    paths.sort();
-    paths
 }
 
 /// One example graded and checked.

@@ -488,15 +488,20 @@ fn a_package_without_a_time_limit_takes_one_from_its_accepted_submissions() {
     let tle = checked.iter().find(|c| c.example.name == "time_limit_exceeded/quadratic.py").unwrap();
     let package = tle.report.package.as_ref().unwrap();
     assert_eq!(package.time_limit_source, "inferred from the accepted submissions");
-    assert_eq!(package.time_limit_seconds, inferred.time_limit.as_secs_f64());
+    // Every report states the limit the grading ran under: the settled one.
+    let settled = assignment.package.as_ref().unwrap();
+    assert_eq!(settled.time_limit, inferred.time_limit);
+    assert_eq!(package.time_limit_seconds, settled.time_limit.as_secs_f64());
 
     let outcome = bless(&load_folder(&wordcount).unwrap(), false);
     assert!(outcome.stale.iter().any(|p| p.ends_with(".timelimit")), "{outcome:?}");
+    // What bless wrote is what the package is read with from now on, named as its source.
+    let written: f64 = std::fs::read_to_string(wordcount.join(".timelimit")).unwrap().trim().parse().unwrap();
     let kept = load_folder(&wordcount).unwrap();
     let info = kept.package.as_ref().unwrap();
     assert_eq!(info.time_limit_source, ".timelimit");
-    // The kept limit is the one measured again (timings vary; the limit is rounded to seconds).
-    assert!(info.time_limit >= std::time::Duration::from_secs(1));
+    assert_eq!(info.time_limit.as_secs_f64(), written);
+    assert_eq!(kept.cases[0].limits.cpu, info.time_limit, "every case runs under it");
 }
 
 /// The course authors' guide runs as written: its shell blocks, in order, in a fresh folder.

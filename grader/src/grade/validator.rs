@@ -54,24 +54,13 @@ pub fn judge(
     cache: &BuildCache,
     containment: Containment,
 ) -> Judgement {
-    match run_validator(validator, case, args, team_output, cache, containment) {
-        Ok(judgement) => judgement,
-        Err(e) => Judgement::Failed { why: format!("the grader could not run it: {e}") },
-    }
-}
-
-fn run_validator(
-    validator: &Build,
-    case: &Case,
-    args: &[String],
-    team_output: &[u8],
-    cache: &BuildCache,
-    containment: Containment,
-) -> Result<Judgement, String> {
-    let folder = Folder::for_case(case, cache, ".validating-")?;
-    let outcome =
-        program::run_program(validator, &folder.argv(args), team_output, Some(folder.path()), containment)?;
-    Ok(read_judgement(&outcome, &folder.feedback, case))
+    let run = || -> Result<Judgement, String> {
+        let folder = Folder::for_case(case, cache, ".validating-")?;
+        let argv = folder.argv(args);
+        let outcome = program::run_program(validator, &argv, team_output, Some(folder.path()), containment)?;
+        Ok(read_judgement(&outcome, &folder.feedback, case))
+    };
+    run().unwrap_or_else(|e| Judgement::Failed { why: format!("the grader could not run it: {e}") })
 }
 
 /// A validator's folder for one case: a copy of the input and the answer (a hidden case's own files

@@ -518,10 +518,21 @@ fn reference_solution(dir: &Path) -> Option<PathBuf> {
             }
         }
     }
-    let accepted = dir.join("submissions/accepted");
-    let mut programs: Vec<PathBuf> = std::fs::read_dir(accepted).ok()?.flatten().map(|e| e.path()).collect();
-    programs.sort();
-    programs.into_iter().find(|p| p.file_name().is_some_and(|n| !n.to_string_lossy().starts_with('.')))
+    entries(&dir.join("submissions/accepted")).into_iter().next()
+}
+
+/// The files and folders in `dir` that are not hidden (`.timelimit`, `.git`), sorted by name; none
+/// when it cannot be read.
+pub fn entries(dir: &Path) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().is_some_and(|n| !n.to_string_lossy().starts_with('.')))
+        .collect();
+    paths.sort();
+    paths
 }
 
 /// The package's custom output validator: `output_validator/` (2023-07), else the one program in
@@ -532,15 +543,7 @@ fn validator_program(dir: &Path, problem: &Yaml) -> Result<PathBuf, LoadError> {
         return Ok(modern);
     }
     let legacy = dir.join("output_validators");
-    let mut programs: Vec<PathBuf> = std::fs::read_dir(&legacy)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.file_name().is_some_and(|n| !n.to_string_lossy().starts_with('.')))
-        .collect();
-    programs.sort();
-    match programs.as_slice() {
+    match entries(&legacy).as_slice() {
         [one] => Ok(one.clone()),
         [] => Err(problem.error(
             if problem.map.contains_key("validation") { "validation" } else { "type" },
