@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::pipes::{drain, set_nonblocking, Capture, Drained, ReadBuffer};
 use super::procs::{RunQueueWaits, MOST_EXTENSION};
-use super::{spawn, RunError, RunOutcome, Running, SpawnRequest};
+use super::{spawn, Limit, RunError, RunOutcome, Running, SpawnRequest};
 
 /// How long an answer may take before the wait for it starts counting the program's time waiting
 /// for a CPU.
@@ -174,7 +174,12 @@ impl Interactive {
             self.running.kill();
         }
         let ended = self.running.wait()?;
-        let termination = super::termination_of(&self.running, &ended, timed_out, self.out.overflowed());
+        let termination = super::termination_of(
+            &self.running,
+            &ended,
+            timed_out.then_some(Limit::Wall),
+            self.out.overflowed(),
+        );
         Ok(RunOutcome {
             termination,
             stdout: std::mem::take(&mut self.out).into_head(),

@@ -9,8 +9,9 @@ use std::time::Duration;
 pub struct Limits {
     /// Wall-clock time after which every process of the run is killed.
     pub wall: Duration,
-    /// CPU time (user + system) of the program, enforced by the kernel through `RLIMIT_CPU`, which
-    /// counts whole seconds: the limit is rounded up to the next second, and the kernel sends
+    /// CPU time (user + system) of the run, all its processes together: the grader reads it every
+    /// tenth of a second and stops the run past the limit (`procs::CpuWatch`). The kernel backs it
+    /// per process through `RLIMIT_CPU`, which counts whole seconds: rounded up to the next second,
     /// `SIGXCPU` there and `SIGKILL` one second later.
     pub cpu: Duration,
     /// Memory in bytes: the run's cgroup limit where cgroups are used, otherwise the address-space

@@ -240,6 +240,13 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     drop(setup);
     let mut slot = slot.unwrap_or_else(slots::Slot::acquire);
     let mut idle = slots::IdleWatch::new(running.pid(), running.is_sandboxed(), running.reaped_before());
+    let mut cpu = procs::CpuWatch::new(
+        running.pid(),
+        running.is_sandboxed(),
+        running.reaped_before(),
+        limits.cpu,
+        running.started(),
+    );
     let mut stdin = running.stdin.take();
     let mut stdout = running.stdout.take();
     let mut stderr = running.stderr.take();
@@ -268,7 +275,8 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     // makes (most print line by line). A program that fills a pipe sooner waits for the rest of
     // this window; after it, every pipe is read as it fills.
     let quiet_until = running.started() + QUIET_START;
-    let mut timed_out = false;
+    // The limit the grader stopped the run at: its wall time, or its CPU time all processes together.
+    let mut stopped_at: Option<Limit> = None;
     let mut overflowed = false;
     let mut ended_at: Option<Instant> = None;
 
@@ -283,7 +291,10 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
             if (stdout.is_none() && stderr.is_none()) || now >= at + READER_GRACE {
                 break;
             }
-        } else if deadline.is_some_and(|d| now >= d) {
+        } else if stopped_at.is_none() && cpu.exceeded(now) {
+            stopped_at = Some(Limit::Cpu);
+            running.kill();
+        } else if stopped_at != Some(Limit::Cpu) && deadline.is_some_and(|d| now >= d) {
             // The time the run's threads were ready but waited for a CPU (a machine busy with
             // other work) is not the program's: its limit moves by as much, up to ten times over.
             let waited = procs::RunQueueWaits::read(running.pid(), running.is_sandboxed())
@@ -294,7 +305,7 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
                 deadline = extended;
                 continue;
             }
-            timed_out = true;
+            stopped_at = Some(Limit::Wall);
             running.kill();
             ended_at = Some(now);
             continue;
@@ -368,7 +379,7 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     drop(stdin);
     let ended = running.wait()?;
     drop(slot);
-    let termination = termination_of(&running, &ended, timed_out, overflowed);
+    let termination = termination_of(&running, &ended, stopped_at, overflowed);
     Ok(RunOutcome {
         termination,
         stdout: out.into_head(),
@@ -381,7 +392,14 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
 }
 
 /// How the run ended, telling limit kills from crashes.
-fn termination_of(running: &Running, ended: &Ended, timed_out: bool, overflowed: bool) -> Termination {
+/// `stopped_at`: the time limit the grader killed the run at, if it did (the wall's, or the CPU's of
+/// all its processes together).
+fn termination_of(
+    running: &Running,
+    ended: &Ended,
+    stopped_at: Option<Limit>,
+    overflowed: bool,
+) -> Termination {
     let killed = |limit| Termination::Killed { limit };
     // Decided in this order: the output limit is the grader's own kill; the others are seen after.
     if overflowed {
@@ -393,8 +411,8 @@ fn termination_of(running: &Running, ended: &Ended, timed_out: bool, overflowed:
         return killed(Limit::Memory);
     }
     let kill_at_process_limit = running.hit_process_limit();
-    if timed_out {
-        return killed(if kill_at_process_limit { Limit::Processes } else { Limit::Wall });
+    if let Some(limit) = stopped_at {
+        return killed(if kill_at_process_limit { Limit::Processes } else { limit });
     }
     let Some(status) = ended.status else {
         // The sandbox ended without the program's status: only a kill of ours does that.

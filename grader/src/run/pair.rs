@@ -5,7 +5,9 @@ use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
 use super::pipes::Capture;
-use super::{slots, spawn, stderr_capture, termination_of, RunError, RunOutcome, Running, SpawnRequest};
+use super::{
+    slots, spawn, stderr_capture, termination_of, Limit, RunError, RunOutcome, Running, SpawnRequest,
+};
 
 /// How long a partner (the interactor) may go on once the program has ended, before it is stopped.
 const AFTER_PROGRAM: Duration = Duration::from_secs(5);
@@ -125,16 +127,19 @@ pub fn run_pair(program: &SpawnRequest, partner: &SpawnRequest) -> Result<PairOu
             (_, _, Some(a), Some(b)) => b < a,
             _ => false,
         };
-        let outcome =
-            |running: &Running, ended: &spawn::Ended, timed_out, seen: Capture, errors: Capture| RunOutcome {
-                termination: termination_of(running, ended, timed_out, seen.overflowed()),
-                memory_exhausted: running.hit_memory_limit(),
-                stdout: seen.into_head(),
-                stderr: errors.into_bytes(),
-                wall_time: ended.at.saturating_duration_since(running.started()),
-                cpu_time: ended.cpu_time,
-                peak_memory_kb: ended.peak_memory_kb,
-            };
+        let outcome = |running: &Running,
+                       ended: &spawn::Ended,
+                       timed_out: bool,
+                       seen: Capture,
+                       errors: Capture| RunOutcome {
+            termination: termination_of(running, ended, timed_out.then_some(Limit::Wall), seen.overflowed()),
+            memory_exhausted: running.hit_memory_limit(),
+            stdout: seen.into_head(),
+            stderr: errors.into_bytes(),
+            wall_time: ended.at.saturating_duration_since(running.started()),
+            cpu_time: ended.cpu_time,
+            peak_memory_kb: ended.peak_memory_kb,
+        };
         Ok(PairOutcome {
             program: outcome(&one, &one_end, one_timed_out, one_seen, one_errors),
             partner: outcome(&two, &two_end, two_timed_out, two_seen, two_errors),

@@ -53,6 +53,44 @@ pub(super) fn run_cpu_time(top: libc::pid_t, sandboxed: bool) -> Duration {
     Duration::from_secs_f64(total / ticks)
 }
 
+/// How often a run's CPU time, all its processes together, is read against its CPU limit.
+const CPU_READ_EVERY: Duration = Duration::from_millis(100);
+
+/// A run's CPU time, all its processes together, against its CPU limit. `RLIMIT_CPU` bounds each
+/// process alone, in whole seconds: a program that forked spinning children had the limit once per
+/// child, and a limit of a tenth of a second was a second.
+pub(super) struct CpuWatch {
+    top: libc::pid_t,
+    sandboxed: bool,
+    /// CPU time /proc counts for the top process that is not the run's (see `Running::reaped_before`).
+    not_its_own: Duration,
+    limit: Duration,
+    next_read: Instant,
+}
+
+impl CpuWatch {
+    /// Watches the run whose top process is `top` (see [`run_processes`]), started at `started`.
+    pub(super) fn new(
+        top: libc::pid_t,
+        sandboxed: bool,
+        not_its_own: Duration,
+        limit: Duration,
+        started: Instant,
+    ) -> CpuWatch {
+        CpuWatch { top, sandboxed, not_its_own, limit, next_read: started + CPU_READ_EVERY }
+    }
+
+    /// True once the run has used more CPU time than its limit. /proc is read at most every
+    /// [`CPU_READ_EVERY`]: most runs end before the first reading.
+    pub(super) fn exceeded(&mut self, now: Instant) -> bool {
+        if now < self.next_read {
+            return false;
+        }
+        self.next_read = now + CPU_READ_EVERY;
+        run_cpu_time(self.top, self.sandboxed).saturating_sub(self.not_its_own) > self.limit
+    }
+}
+
 /// A run's threads' waits on a run queue (ready, not running), and the run's CPU time, when read.
 #[derive(Debug, Clone)]
 pub(super) struct RunQueueWaits {

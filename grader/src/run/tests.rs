@@ -186,6 +186,25 @@ fn a_cpu_hog_is_stopped_by_the_cpu_limit() {
 }
 
 #[test]
+fn the_cpu_limit_counts_every_process_of_a_run_together_and_fractions_of_a_second() {
+    // RLIMIT_CPU alone gave each process a whole second: four spinning children used four seconds
+    // and the shell then exited as if nothing had happened. The run's CPU time, all its processes
+    // together, is held to the limit itself, at every level.
+    let limits = Limits { wall: Duration::from_secs(30), cpu: Duration::from_millis(300), ..limits() };
+    for level in Containment::ALL.into_iter().filter(|&level| level <= Containment::available()) {
+        let forks = run_sh_in(level, "for i in 1 2 3 4; do (while :; do :; done) & done; wait", b"", &limits);
+        assert_eq!(forks.termination, Termination::Killed { limit: Limit::Cpu }, "{level}");
+        let one = run_sh_in(level, "while :; do :; done", b"", &limits);
+        assert_eq!(one.termination, Termination::Killed { limit: Limit::Cpu }, "{level}");
+        assert!(
+            one.cpu_time < Duration::from_secs(1),
+            "{level}: {:?}, not RLIMIT_CPU's second",
+            one.cpu_time
+        );
+    }
+}
+
+#[test]
 fn a_busy_machine_does_not_turn_a_cpu_limit_into_a_wall_limit() {
     // Three spinning processes per CPU: the program gets about a quarter of one. Its wall limit
     // counts only the time it ran or slept, so its CPU limit still comes first, as on an idle
