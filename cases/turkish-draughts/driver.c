@@ -17,11 +17,14 @@
  * or characters), where init_board puts white (also a transposed board),
  * whether move() counts from 0 or 1, the player values move() takes, and how
  * it takes a capture sequence (its final square, its first landing, one jump
- * per call, or the square of the piece it takes), and where a king lands after a capture (anywhere
+ * per call, or the square of the piece it takes; for men and for kings apart,
+ * since a program may treat them differently), and where a king lands after a capture (anywhere
  * beyond, or right behind the piece taken). `convention NAME` prints what it found, and
  * `convention functions` which required functions fallbacks.c stands in for. Every detection is
  * judged by the board move() leaves, never by its return value, so that a
- * program with junk return values is graded under its conventions too.
+ * program with junk return values is graded under its conventions too; and
+ * only on positive evidence: a function that does nothing is never read as
+ * following the handout.
  */
 
 #define _GNU_SOURCE
@@ -63,17 +66,28 @@ static int drv_base = 0;      /* move() takes coordinates from 1 */
 static const char *drv_orientation = "white starts on rows 5-6";
 static const char *drv_counting = "0-based";
 /* How move() takes a capture sequence. */
-static enum {
+typedef enum {
     DRV_FINAL_SQUARE,
+    DRV_ANY_LANDING,           /* to: the final square or the first landing, move() finishing */
     DRV_FIRST_LANDING,
     DRV_ONE_JUMP,
     DRV_CAPTURED_SQUARE,       /* to: the square of the piece taken, one jump per call */
     DRV_CAPTURED_SQUARE_WHOLE, /* to: the square of the first piece taken, move() finishing */
-} drv_captures = DRV_FINAL_SQUARE;
-static const char *drv_capture_convention = "the final square";
+} drv_capture_t;
+/* Indices of the two kinds of piece, whose sequences a program may take in different ways (men
+ * finishing theirs, kings one jump per call). */
+enum { DRV_MAN = 0, DRV_KING = 1 };
+static drv_capture_t drv_captures[2] = {DRV_FINAL_SQUARE, DRV_FINAL_SQUARE};
+static const char *drv_capture_names[2] = {"not detected (taken as the final square)",
+                                           "not detected (taken as the final square)"};
+/* Where move() finishes a sequence itself: a call that ends where the sequence turns, the next
+ * call going on from there (a piece that goes on only in a straight line). */
+static int drv_turn_ends[2] = {0, 0};
 /* A first-landing program whose king, landing beyond the square right behind the piece it took,
  * ends the call there: the sequence goes on with the next call. */
 static int drv_long_landing_ends = 0;
+/* The `capture sequences` line, written once the conventions are found. */
+static char drv_capture_convention[448] = "not detected (taken as the final square)";
 /* Where a king lands after a capture (rule 6): any vacant square beyond, or right behind. */
 static const char *drv_king_landing = "not detected";
 
@@ -192,10 +206,15 @@ static int drv_move(int fx, int fy, int tx, int ty, drv_player_t who) {
     return r;
 }
 
+/* Whether the handout's square (x, y) holds the piece pc, and the other two are empty. */
+static int drv_stands(drv_cell_t pc, int x, int y, int ex, int ey, int fx, int fy) {
+    return *drv_cell(drv_board, x, y) == pc && *drv_cell(drv_board, ex, ey) == drv_empty
+           && *drv_cell(drv_board, fx, fy) == drv_empty;
+}
+
 /* Whether the handout's square holds a white man, and the other two are empty. */
 static int drv_white_at(int x, int y, int ex, int ey, int fx, int fy) {
-    return *drv_cell(drv_board, x, y) == drv_white_man && *drv_cell(drv_board, ex, ey) == drv_empty
-           && *drv_cell(drv_board, fx, fy) == drv_empty;
+    return drv_stands(drv_white_man, x, y, ex, ey, fx, fy);
 }
 
 /* The player a square's piece belongs to, in the student's values; -1 for an empty square (or
@@ -210,61 +229,91 @@ static long drv_opponent(drv_player_t who) {
     return who == drv_white ? (long)drv_black : (long)drv_white;
 }
 
+static int drv_is_king(drv_cell_t p) {
+    return p == drv_white_king || p == drv_black_king;
+}
+
 /* In the handout's coordinates: the one piece on the line from (x, y) to the landing (lx, ly),
- * both excluded, in (cx, cy); 0 when there is none or more than one, or the line is no row or
- * column (then the request is not a capture of one piece). */
-static int drv_taken_between(int x, int y, int lx, int ly, int *cx, int *cy) {
-    int dx = (lx > x) - (lx < x), dy = (ly > y) - (ly < y), found = 0;
+ * both excluded, in (cx, cy), when it is an opponent's of `who`; 0, (cx, cy) untouched, when there
+ * is none, more than one, or only a piece of `who`'s own, or the line is no row or column: then the
+ * request takes no single piece (a plain move, or a king's move over its own man, which the rules
+ * refuse and the program must see as asked). */
+static int drv_taken_between(int x, int y, int lx, int ly, drv_player_t who, int *cx, int *cy) {
+    int dx = (lx > x) - (lx < x), dy = (ly > y) - (ly < y), found = 0, px = 0, py = 0;
     if ((dx != 0) == (dy != 0)) {
         return 0;
     }
     for (int i = x + dx, j = y + dy; i != lx || j != ly; i += dx, j += dy) {
         if (*drv_cell(drv_board, i, j) != drv_empty) {
             found++;
-            *cx = i;
-            *cy = j;
+            px = i;
+            py = j;
         }
     }
-    return found == 1;
+    if (found != 1 || drv_owner(*drv_cell(drv_board, px, py)) != drv_opponent(who)) {
+        return 0;
+    }
+    *cx = px;
+    *cy = py;
+    return 1;
+}
+
+/* Whether move(), for a piece of this kind, takes the square of the piece taken. */
+static int drv_by_taken(int kind) {
+    return drv_captures[kind] == DRV_CAPTURED_SQUARE || drv_captures[kind] == DRV_CAPTURED_SQUARE_WHOLE;
+}
+
+/* Whether move(), for a piece of this kind, is given the sequence's first step and finishes it. */
+static int drv_finishes(int kind) {
+    return drv_captures[kind] == DRV_FIRST_LANDING || drv_captures[kind] == DRV_CAPTURED_SQUARE_WHOLE;
+}
+
+/* The target move() gets for a jump from (x, y) to the landing (lx, ly): the landing, or where
+ * move() wants the piece taken, the piece (on the board as the jumps before left it); a request
+ * that takes no single piece, a plain move, keeps its square. */
+static void drv_target(int kind, int x, int y, int lx, int ly, drv_player_t who, int *tx, int *ty) {
+    *tx = lx;
+    *ty = ly;
+    if (drv_by_taken(kind)) {
+        drv_taken_between(x, y, lx, ly, who, tx, ty);
+    }
 }
 
 /* Plays the move from (fx, fy) through the n landing squares (lx, ly) (the last is its final
- * square; one for a plain move) in the student's capture convention: one call, or one per jump, the
- * captures adding up. A call that leaves the board as it was refused the rest; its value is the
- * answer. Where a king's long landing ends the call (a first-landing program), the next call goes
- * on from the landing where the piece stopped. */
+ * square; one for a plain move) in the student's capture convention for the moving piece's kind:
+ * one call, or one per jump, the captures adding up. A call that leaves the board as it was refused
+ * the rest; its value is the answer. Where a call of a program finishing sequences itself may end
+ * early (at a turn, or on a king's long landing), as the probe found, the next call goes on from the
+ * landing where the piece stopped. */
 static int drv_play(int fx, int fy, const int lx[], const int ly[], int n, drv_player_t who) {
     static drv_cell_t before[8][8];
-    int by_taken = drv_captures == DRV_CAPTURED_SQUARE || drv_captures == DRV_CAPTURED_SQUARE_WHOLE;
+    /* A man stays a man until its move is over: the kind on the start square decides. */
+    int kind = drv_is_king(*drv_cell(drv_board, fx, fy)) ? DRV_KING : DRV_MAN;
+    int whole = drv_captures[kind] == DRV_FINAL_SQUARE || drv_captures[kind] == DRV_ANY_LANDING;
+    int goes_on = drv_turn_ends[kind] || (kind == DRV_KING && drv_long_landing_ends);
     int r = 0, calls = 0;
     /* A program whose `to` names the piece it takes cannot be asked to move onto an enemy piece: it
      * would read the request as taking it. Every reading of the rules refuses that move (no piece
      * lands on an occupied square), so it is answered as they answer it, and never sent. */
-    if (by_taken && n == 1 && drv_owner(*drv_cell(drv_board, lx[0], ly[0])) == drv_opponent(who)) {
+    if (drv_by_taken(kind) && n == 1 && drv_owner(*drv_cell(drv_board, lx[0], ly[0])) == drv_opponent(who)) {
         return drv_owner(*drv_cell(drv_board, fx, fy)) == (long)who ? -2 : -1;
     }
-    for (int k = drv_captures == DRV_FINAL_SQUARE ? n - 1 : 0, x = fx, y = fy; k < n; calls++) {
-        int rk, next = k + 1;
+    for (int k = whole ? n - 1 : 0, x = fx, y = fy; k < n; calls++) {
+        int rk, next = k + 1, to_x, to_y;
         memcpy(before, drv_board, sizeof before);
-        /* Where move() wants the piece taken, the jump names it (on the board as the jumps before
-         * left it) instead of its landing; a request that takes no single piece, a plain move,
-         * keeps its square. */
-        int to_x = lx[k], to_y = ly[k];
-        if (by_taken) {
-            drv_taken_between(x, y, lx[k], ly[k], &to_x, &to_y);
-        }
+        drv_target(kind, x, y, lx[k], ly[k], who, &to_x, &to_y);
         rk = drv_move(x, y, to_x, to_y, who);
         if (memcmp(before, drv_board, sizeof before) == 0) {
             r = rk;
             break;
         }
         r = calls == 0 ? rk : r + rk;
-        if (drv_captures == DRV_FIRST_LANDING || drv_captures == DRV_CAPTURED_SQUARE_WHOLE) {
-            /* move() finishes the sequence itself; a king whose long landing ended the call
-             * stands on a landing before the last, where the next call starts. */
+        if (drv_finishes(kind)) {
+            /* move() finishes the sequence itself; a piece whose call ended early stands on a
+             * landing before the last, where the next call starts. */
             drv_cell_t mover = *drv_cell(before, x, y);
             next = n;
-            for (int j = n - 2; j >= k && drv_long_landing_ends; j--) {
+            for (int j = n - 2; j >= k && goes_on; j--) {
                 if (*drv_cell(drv_board, lx[j], ly[j]) == mover && *drv_cell(before, lx[j], ly[j]) != mover) {
                     next = j + 1;
                     break;
@@ -278,46 +327,145 @@ static int drv_play(int fx, int fy, const int lx[], const int ly[], int n, drv_p
     return r;
 }
 
-/* White's man on (5, 3) can take (4, 3) and then (2, 3): one sequence, final square (1, 3). */
-static const char *drv_two_captures =
-    "--------/--------/---b----/--------/---b----/---w----/--------/--------";
+/* A sequence of two captures by a white piece for the probes: the board, the piece's square, the
+ * two pieces it takes and its two landings, each right behind its piece (so that either reading
+ * of rule 6 plays it alike), with nothing else to take on the way. */
+struct drv_sequence {
+    const char *rows;
+    int x, y, vx[2], vy[2], lx[2], ly[2];
+};
 
-/* How move() takes a capture sequence: the final square, the first landing, one jump per call, or
- * the square of the piece it takes (one jump per call, or move() finishing the sequence), told by
- * where the man ends up. A program that plays one jump per call is left in the middle of its
- * sequence by a try, so the next one finishes that same sequence. */
-static void drv_detect_captures(void) {
-    drv_capture_convention = "not detected (taken as the final square)";
-    drv_fill(drv_two_captures);
-    drv_move(5, 3, 1, 3, drv_white);
-    if (drv_white_at(1, 3, 5, 3, 3, 3)) {
-        drv_capture_convention = "the final square";
+/* White's man on (5, 3) takes (4, 3) and then (2, 3): final square (1, 3). */
+static const struct drv_sequence drv_man_line = {
+    "--------/--------/---b----/--------/---b----/---w----/--------/--------", 5, 3, {4, 2}, {3, 3}, {3, 1}, {3, 3}};
+/* White's man on (5, 3) takes (4, 3), turns and takes (3, 4): final square (3, 5). */
+static const struct drv_sequence drv_man_turn = {
+    "--------/--------/--------/----b---/---b----/---w----/--------/--------", 5, 3, {4, 3}, {3, 4}, {3, 3}, {3, 5}};
+/* White's king on (6, 3) takes (5, 3) and then (3, 3), its own man on (1, 3) ending it on (2, 3). */
+static const struct drv_sequence drv_king_line = {
+    "--------/---w----/--------/---b----/--------/---b----/---W----/--------", 6, 3, {5, 3}, {3, 3}, {4, 2}, {3, 3}};
+/* White's king on (6, 3) takes (5, 3), turns on (4, 3) and takes (4, 5), its own man on (4, 7)
+ * ending it on (4, 6); of its landings after the first capture, only (4, 3) goes on. */
+static const struct drv_sequence drv_king_turn = {
+    "--------/--------/--------/--------/-----b-w/---b----/---W----/--------", 6, 3, {5, 4}, {3, 5}, {4, 4}, {3, 6}};
+
+/* Whether the piece pc stands on the sequence's landing i (0 the first, 1 the final), with its
+ * start square and the other landing empty. */
+static int drv_on_landing(drv_cell_t pc, const struct drv_sequence *s, int i) {
+    return drv_stands(pc, s->lx[i], s->ly[i], s->x, s->y, s->lx[1 - i], s->ly[1 - i]);
+}
+
+static int drv_taken(const struct drv_sequence *s, int i) {
+    return *drv_cell(drv_board, s->vx[i], s->vy[i]) == drv_empty;
+}
+
+/* How move() takes the sequence s of a piece of this kind: the final square (or, as well, the
+ * first landing), the first landing, one jump per call, or the square of the piece it takes (one
+ * jump per call, or move() finishing the sequence), told by where the piece ends up. A program that
+ * plays one jump per call is left in the middle of its sequence by a try, so the next one finishes
+ * that same sequence. 1 when one is found. */
+static int drv_detect_captures(int kind, const struct drv_sequence *s) {
+    drv_cell_t pc = kind == DRV_KING ? drv_white_king : drv_white_man;
+    drv_fill(s->rows);
+    drv_move(s->x, s->y, s->lx[1], s->ly[1], drv_white);
+    if (drv_on_landing(pc, s, 1)) {
+        /* A move() that plays the piece's whole sequence whatever landing of it it is given. */
+        drv_fill(s->rows);
+        drv_move(s->x, s->y, s->lx[0], s->ly[0], drv_white);
+        if (drv_on_landing(pc, s, 1)) {
+            drv_captures[kind] = DRV_ANY_LANDING;
+            drv_capture_names[kind] = "the final square or the first landing, move() finishing the sequence";
+        } else {
+            drv_captures[kind] = DRV_FINAL_SQUARE;
+            drv_capture_names[kind] = "the final square";
+        }
+        return 1;
+    }
+    drv_fill(s->rows);
+    drv_move(s->x, s->y, s->lx[0], s->ly[0], drv_white);
+    if (drv_on_landing(pc, s, 1)) {
+        drv_captures[kind] = DRV_FIRST_LANDING;
+        drv_capture_names[kind] = "the first landing, move() finishing the sequence";
+        return 1;
+    }
+    if (drv_on_landing(pc, s, 0)) {
+        drv_move(s->lx[0], s->ly[0], s->lx[1], s->ly[1], drv_white);
+        if (drv_on_landing(pc, s, 1)) {
+            drv_captures[kind] = DRV_ONE_JUMP;
+            drv_capture_names[kind] = "one jump per call";
+            return 1;
+        }
+        return 0;
+    }
+    drv_fill(s->rows);
+    drv_move(s->x, s->y, s->vx[0], s->vy[0], drv_white);
+    if (drv_on_landing(pc, s, 1) && drv_taken(s, 0) && drv_taken(s, 1)) {
+        drv_captures[kind] = DRV_CAPTURED_SQUARE_WHOLE;
+        drv_capture_names[kind] = "the square of the piece taken, move() finishing the sequence";
+        return 1;
+    }
+    if (drv_on_landing(pc, s, 0) && drv_taken(s, 0)) {
+        drv_move(s->lx[0], s->ly[0], s->vx[1], s->vy[1], drv_white);
+        if (drv_on_landing(pc, s, 1) && drv_taken(s, 1)) {
+            drv_captures[kind] = DRV_CAPTURED_SQUARE;
+            drv_capture_names[kind] = "the square of the piece taken, one jump per call";
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* For a kind whose sequences move() finishes itself: whether a call ends where the sequence s
+ * turns, and the next call, from there, takes the rest (a piece that goes on only in a straight
+ * line). Then the driver goes on from where such a call left the piece. */
+static void drv_detect_turns(int kind, const struct drv_sequence *s) {
+    drv_cell_t pc = kind == DRV_KING ? drv_white_king : drv_white_man;
+    int tx, ty;
+    if (!drv_finishes(kind)) {
         return;
     }
-    drv_fill(drv_two_captures);
-    drv_move(5, 3, 3, 3, drv_white);
-    if (drv_white_at(1, 3, 5, 3, 3, 3)) {
-        drv_captures = DRV_FIRST_LANDING;
-        drv_capture_convention = "the first landing, move() finishing the sequence";
-    } else if (drv_white_at(3, 3, 5, 3, 1, 3)) {
-        drv_move(3, 3, 1, 3, drv_white);
-        if (drv_white_at(1, 3, 5, 3, 3, 3)) {
-            drv_captures = DRV_ONE_JUMP;
-            drv_capture_convention = "one jump per call";
-        }
-        return;
+    drv_fill(s->rows);
+    drv_play(s->x, s->y, s->lx, s->ly, 2, drv_white);
+    if (drv_on_landing(pc, s, 0) && drv_taken(s, 0) && !drv_taken(s, 1)) {
+        drv_target(kind, s->lx[0], s->ly[0], s->lx[1], s->ly[1], drv_white, &tx, &ty);
+        drv_move(s->lx[0], s->ly[0], tx, ty, drv_white);
+        drv_turn_ends[kind] = drv_on_landing(pc, s, 1) && drv_taken(s, 1);
     }
-    drv_fill(drv_two_captures);
-    drv_move(5, 3, 4, 3, drv_white);
-    if (drv_white_at(1, 3, 4, 3, 2, 3) && *drv_cell(drv_board, 5, 3) == drv_empty) {
-        drv_captures = DRV_CAPTURED_SQUARE_WHOLE;
-        drv_capture_convention = "the square of the piece taken, move() finishing the sequence";
-    } else if (drv_white_at(3, 3, 5, 3, 4, 3)) {
-        drv_move(3, 3, 2, 3, drv_white);
-        if (drv_white_at(1, 3, 3, 3, 2, 3)) {
-            drv_captures = DRV_CAPTURED_SQUARE;
-            drv_capture_convention = "the square of the piece taken, one jump per call";
-        }
+}
+
+/* The capture conventions of men, then of kings: kings that take no sequence of two in the probe
+ * are graded as the men are. */
+static void drv_detect_sequences(void) {
+    if (drv_detect_captures(DRV_MAN, &drv_man_line)) {
+        drv_detect_turns(DRV_MAN, &drv_man_turn);
+    }
+    if (drv_detect_captures(DRV_KING, &drv_king_line)) {
+        drv_detect_turns(DRV_KING, &drv_king_turn);
+    } else {
+        drv_captures[DRV_KING] = drv_captures[DRV_MAN];
+        drv_capture_names[DRV_KING] = drv_capture_names[DRV_MAN];
+        drv_turn_ends[DRV_KING] = drv_turn_ends[DRV_MAN];
+    }
+}
+
+/* The `capture sequences` line: one convention, or the men's and the kings' when they differ. */
+static void drv_describe_captures(void) {
+    static const char turn[] = " as far as it goes straight (a turn ends the call)";
+    char kinds[2][160];
+    size_t used;
+    for (int kind = 0; kind < 2; kind++) {
+        snprintf(kinds[kind], sizeof kinds[kind], "%s%s", drv_capture_names[kind], drv_turn_ends[kind] ? turn : "");
+    }
+    if (strcmp(kinds[DRV_MAN], kinds[DRV_KING]) == 0) {
+        snprintf(drv_capture_convention, sizeof drv_capture_convention, "%s", kinds[DRV_MAN]);
+    } else {
+        snprintf(drv_capture_convention, sizeof drv_capture_convention, "men: %s; kings: %s", kinds[DRV_MAN],
+                 kinds[DRV_KING]);
+    }
+    used = strlen(drv_capture_convention);
+    if (drv_long_landing_ends) {
+        snprintf(drv_capture_convention + used, sizeof drv_capture_convention - used,
+                 "; a king's long landing ends the call");
     }
 }
 
@@ -336,8 +484,8 @@ static int drv_white_king_at(int x, int y) {
 /* Where a king lands after a capture (rule 6 reads either way): a far landing is tried, then the
  * square right behind the piece taken. Judged by where the king stands, so that a program that
  * leaves the piece taken on the board (a defect `captures` grades) is read right. For a program
- * that takes the first landing and finishes the sequence itself: whether a king's long landing
- * ends the call, the next call going on with the sequence. */
+ * whose kings take the first landing and finish the sequence themselves (going on at turns):
+ * whether a king's long landing ends the call, the next call going on with the sequence. */
 static void drv_detect_king_landing(void) {
     static const int far_x[] = {2, 2}, far_y[] = {3, 6}, near_x[] = {4}, near_y[] = {3};
     drv_fill(drv_king_capture);
@@ -355,7 +503,7 @@ static void drv_detect_king_landing(void) {
         }
         return;
     }
-    if (drv_captures != DRV_FIRST_LANDING) {
+    if (drv_captures[DRV_KING] != DRV_FIRST_LANDING || drv_turn_ends[DRV_KING]) {
         return;
     }
     drv_fill(drv_king_two_captures);
@@ -364,8 +512,6 @@ static void drv_detect_king_landing(void) {
         drv_move(2, 3, 2, 6, drv_white);
         if (drv_white_king_at(2, 6) && *drv_cell(drv_board, 2, 5) == drv_empty) {
             drv_long_landing_ends = 1;
-            drv_capture_convention =
-                "the first landing, move() finishing the sequence; a king's long landing ends the call";
         }
     }
 }
@@ -400,22 +546,29 @@ static void drv_detect_pieces(drv_cell_t scratch[][8]) {
 /* Detects the piece values and the orientation from init_board, then the coordinate base (and,
  * without the handout's player enum, the player values) from one opening move. */
 static void drv_detect(void) {
-    static drv_cell_t scratch[8][8];
-    int line;
+    static drv_cell_t scratch[8][8], marked[8][8];
+    int line, found = 1;
 
     drv_detected = 1;
+    /* init_board over a zeroed board (the empty square of a program that leaves it as a global's
+     * zero), and over one whose bytes are no piece: white men are read only where init_board put
+     * them (a zero is the enum's white_man, so a board init_board never touched would read as
+     * white everywhere). */
     memset(scratch, 0, sizeof scratch);
+    memset(marked, 0x5a, sizeof marked);
     drv_quiet();
     init_board(scratch);
+    init_board(marked);
     drv_loud();
     drv_detect_pieces(scratch);
-    if ((line = drv_white_line(scratch, 0)) >= 0) {
+    if ((line = drv_white_line(scratch, 0)) >= 0 && drv_white_line(marked, 0) == line) {
         drv_flip = line == 1;
-    } else if ((line = drv_white_line(scratch, 1)) >= 0) {
+    } else if ((line = drv_white_line(scratch, 1)) >= 0 && drv_white_line(marked, 1) == line) {
         drv_transpose = 1;
         drv_flip = line == 1;
     } else {
         drv_orientation = "white men not found on two full rows after init_board";
+        found = 0;
     }
     if (drv_transpose) {
         drv_orientation = drv_flip ? "the board transposed, white on columns 1-2"
@@ -448,8 +601,9 @@ static void drv_detect(void) {
                     snprintf(drv_players, sizeof drv_players, "white as %ld, black as %ld", w, b);
                 }
             }
-            drv_detect_captures();
+            drv_detect_sequences();
             drv_detect_king_landing();
+            drv_describe_captures();
             drv_fill(NULL);
             return;
         }
@@ -459,6 +613,10 @@ static void drv_detect(void) {
     drv_base = 0;
     drv_swap = drv_transpose;
     drv_counting = "not detected (the opening move 5 3 4 3 was refused)";
+    /* The names of the handout's enum are no evidence that a program uses them for its pieces. */
+    if (!found) {
+        snprintf(drv_pieces, sizeof drv_pieces, "not seen (neither init_board nor move() set a piece)");
+    }
     drv_fill(NULL);
 }
 

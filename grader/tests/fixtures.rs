@@ -416,7 +416,7 @@ fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
     /// The probe lines that differ from the handout's: their index and text.
     type Differs<'a> = &'a [(usize, &'a str)];
     // (fixture, the probe lines that differ, the conventions case it costs)
-    let programs: [(&str, Differs, Option<&str>); 14] = [
+    let programs: [(&str, Differs, Option<&str>); 16] = [
         ("correct", &[], None),
         // A rule the handout never states: no case depends on it.
         ("variant-king-turns-back", &[], None),
@@ -430,6 +430,26 @@ fn turkish_draughts_programs_in_any_convention_keep_every_rules_point() {
             None,
         ),
         ("variant-one-jump-per-call", &[(4, "capture sequences: one jump per call")], None),
+        // Men and kings in two conventions: the probe finds each kind's, and the driver plays each
+        // piece in its own. A man that stops where its sequence turns is gone on with from there.
+        (
+            "variant-straight-sequences",
+            &[(
+                4,
+                "capture sequences: men: the first landing, move() finishing the sequence as far as it goes \
+                 straight (a turn ends the call); kings: one jump per call",
+            )],
+            None,
+        ),
+        (
+            "variant-men-finish-kings-one-jump",
+            &[(
+                4,
+                "capture sequences: men: the final square or the first landing, move() finishing the sequence; \
+                 kings: one jump per call",
+            )],
+            None,
+        ),
         // Rule 6 read as "the king lands right behind the piece it takes": one case of conventions.
         ("variant-king-lands-behind", &[RIGHT_BEHIND], Some("conventions/king-landing")),
         // Such a program names the piece it takes, and so lands right behind it.
@@ -507,10 +527,30 @@ fn each_turkish_draughts_bug_loses_points_exactly_in_its_categories() {
             ("bug-no-display-board", &["display", "initial-board"]),
             // The boards are right: only the values cost.
             ("bug-junk-returns", &["return-codes"]),
+            // Nothing is done: every case asks for evidence that something is (a refusal beside a move
+            // that must be made, a value beside a different one), so nothing is earned anywhere.
+            (
+                "bug-does-nothing",
+                &[
+                    "captures",
+                    "conventions",
+                    "display",
+                    "end-of-game",
+                    "initial-board",
+                    "king-moves",
+                    "man-moves",
+                    "max-capture",
+                    "return-codes",
+                ],
+            ),
             // Kings that cannot capture at a distance: every max-capture case with a king refuses one
             // it can make, so the refusals there are evidence of the rule, not of the defect.
             ("bug-king-captures-adjacent", &["captures"]),
             ("bug-king-one-square", &["king-moves"]),
+            // A king passing its own man, in the convention that names the piece taken: the driver asks
+            // for the square the king was sent to, not for its own man (which it would refuse), so the
+            // case about it costs; the convention costs its one case, as variant-captured-square's.
+            ("bug-king-passes-own", &["conventions", "king-moves"]),
             // A king that never moves: no-diagonal also asks for a move along its row.
             ("bug-king-never-moves", &["king-moves"]),
             ("bug-man-moves-backward", &["man-moves"]),
@@ -522,6 +562,9 @@ fn each_turkish_draughts_bug_loses_points_exactly_in_its_categories() {
             ("bug-no-block-win", &["end-of-game"]),
             ("bug-no-crowning", &["king-moves"]),
             ("bug-no-max-capture", &["max-capture"]),
+            // The same in the first-landing convention: after its first landing the program chooses
+            // its own captures, and no case but max-capture's gives it a choice.
+            ("bug-no-max-capture-first-landing", &["max-capture"]),
             ("bug-opponent-piece", &["return-codes"]),
         ],
     );
@@ -644,6 +687,34 @@ fn a_missing_required_function_costs_its_own_cases_and_is_named_in_the_report() 
             "initial-board/position-shown",
             "initial-board/start-shown"
         ],
+        "{}",
+        plain_text(&report)
+    );
+}
+
+#[test]
+fn a_turkish_draughts_program_that_does_nothing_earns_nothing() {
+    let report = grade_fixture("turkish-draughts", "bug-does-nothing");
+    let text = plain_text(&report);
+    let passed: Vec<&str> =
+        report.cases.iter().filter(|c| c.status == CaseStatus::Passed).map(|c| c.id.as_str()).collect();
+    assert_eq!(passed, Vec::<&str>::new(), "{text}");
+    assert_eq!(report.score, 0.0, "{text}");
+    // Nothing it does is read as the handout's conventions either.
+    let probe = &report.probe.as_ref().unwrap().lines;
+    assert_eq!(probe[1], "pieces: not seen (neither init_board nor move() set a piece)");
+    assert_eq!(probe[2], "orientation: white men not found on two full rows after init_board");
+    assert_eq!(probe[4], "capture sequences: not detected (taken as the final square)");
+}
+
+#[test]
+fn a_king_passing_its_own_man_costs_the_case_about_it_in_any_capture_convention() {
+    let report = grade_fixture("turkish-draughts", "bug-king-passes-own");
+    let failed: Vec<&str> =
+        report.cases.iter().filter(|c| c.status != CaseStatus::Passed).map(|c| c.id.as_str()).collect();
+    assert_eq!(
+        failed,
+        ["conventions/king-landing", "king-moves/blocked-by-a-piece"],
         "{}",
         plain_text(&report)
     );

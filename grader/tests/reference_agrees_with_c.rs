@@ -1,7 +1,7 @@
 //! The correct C fixtures and the Rust reference print identical transcripts, byte for byte: for each
 //! assignment, 200 seeded whole games (also as the `game` builds link them, with our functions from
-//! `cases/<id>/`) and 200 random driver scripts (Turkish draughts: under nine conventions, the
-//! handout's, eight others the driver translates or ignores). Also what the backgammon driver
+//! `cases/<id>/`) and 200 random driver scripts (Turkish draughts: under eleven conventions, the
+//! handout's, ten others the driver translates or ignores). Also what the backgammon driver
 //! prints for incorrect functions, which the reference never prints.
 
 mod common;
@@ -381,7 +381,7 @@ fn draughts_driver(dir: &Path, fixture: &str) -> PathBuf {
 
 /// Programs in other conventions than the handout's, which the driver must grade by the same rules:
 /// each with what `convention NAME` prints for it where that differs from the handout's.
-const DRAUGHTS_CONVENTIONS: [(&str, &[(&str, &str)]); 10] = [
+const DRAUGHTS_CONVENTIONS: [(&str, &[(&str, &str)]); 12] = [
     ("correct", &[]),
     ("variant-display-blank-lines", &[]),
     ("variant-prints-inside", &[]),
@@ -403,6 +403,23 @@ const DRAUGHTS_CONVENTIONS: [(&str, &[(&str, &str)]); 10] = [
     (
         "variant-characters",
         &[("pieces", "pieces: the characters w b W B and '-' for empty, players white as 'w', black as 'b'")],
+    ),
+    // Men and kings in conventions of their own.
+    (
+        "variant-straight-sequences",
+        &[(
+            "captures",
+            "capture sequences: men: the first landing, move() finishing the sequence as far as it goes \
+             straight (a turn ends the call); kings: one jump per call",
+        )],
+    ),
+    (
+        "variant-men-finish-kings-one-jump",
+        &[(
+            "captures",
+            "capture sequences: men: the final square or the first landing, move() finishing the sequence; \
+             kings: one jump per call",
+        )],
     ),
 ];
 

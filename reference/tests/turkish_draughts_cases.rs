@@ -4,7 +4,7 @@
 
 mod common;
 
-use reference::turkish_draughts::rules::{Board, Move, Player, Rules, Square};
+use reference::turkish_draughts::rules::{Board, Move, Piece, Player, Rules, Square};
 
 /// One `move` command of a case, replayed.
 struct Requested {
@@ -41,6 +41,8 @@ struct Case {
     moves: Vec<Requested>,
     /// Whether any board of the case holds a king.
     has_king: bool,
+    /// What each `end` command answers: the winner, if any.
+    ends: Vec<Option<Player>>,
 }
 
 impl Case {
@@ -53,15 +55,22 @@ fn square(x: &str, y: &str) -> Square {
     Square::new(x.parse().unwrap(), y.parse().unwrap())
 }
 
+/// The piece of a `set` command's symbol (`-` for none).
+fn symbol(s: &str) -> Option<Piece> {
+    s.chars().next().and_then(Piece::from_symbol)
+}
+
 fn replay(id: String, commands: Vec<String>) -> Case {
     let mut board = Board::empty();
-    let (mut moves, mut has_king) = (Vec::new(), false);
+    let (mut moves, mut has_king, mut ends) = (Vec::new(), false, Vec::new());
     for command in &commands {
         let tokens: Vec<&str> = command.split_whitespace().collect();
         match tokens.as_slice() {
             ["start" | "init"] => board = Board::start(),
             ["clear"] => board = Board::empty(),
             ["position", rows] => board = Board::parse(&rows.replace('/', "\n")).unwrap(),
+            ["set", x, y, s] => board.set(square(x, y), symbol(s)),
+            ["end"] => ends.push(board.winner()),
             ["move", fx, fy, tx, ty, who, ..] => {
                 let player = if *who == "white" { Player::White } else { Player::Black };
                 let (from, to) = (square(fx, fy), square(tx, ty));
@@ -76,7 +85,7 @@ fn replay(id: String, commands: Vec<String>) -> Case {
         }
         has_king |= Player::ALL.iter().any(|&p| board.pieces(p).any(|(_, piece)| piece.king));
     }
-    Case { id, commands, moves, has_king }
+    Case { id, commands, moves, has_king, ends }
 }
 
 fn committed_cases() -> Vec<Case> {
@@ -168,6 +177,110 @@ fn end_of_game_sets_positions_up_without_moves() {
 }
 
 #[test]
+fn every_case_needs_positive_evidence_so_a_program_that_does_nothing_passes_none() {
+    // A program that moves nothing and answers one constant (the -1 a stub returns, or memory never
+    // written) must not pass a case by failing to do something.
+    for case in committed_cases() {
+        match case.category() {
+            // A refusal is checked beside a move the program must make (the board is read back).
+            "man-moves" | "king-moves" | "captures" | "max-capture" => {
+                assert!(case.moves.iter().any(|m| m.made.is_some()), "{}: no move is made", case.id);
+            }
+            // No one value answers every request: from an empty square -1 and -2 both do.
+            "return-codes" => {
+                let answers: Vec<Vec<i32>> = case
+                    .moves
+                    .iter()
+                    .map(|m| match (m.before.get(m.from), &m.made) {
+                        (None, _) => vec![-1, -2],
+                        (Some(p), _) if p.owner != m.player => vec![-1],
+                        (_, Some(made)) => vec![made.captures() as i32],
+                        (_, None) => vec![-2],
+                    })
+                    .collect();
+                let constant = answers[0].iter().find(|v| answers.iter().all(|a| a.contains(v)));
+                assert_eq!(constant, None, "{}: move() may answer every request alike", case.id);
+            }
+            "end-of-game" => {
+                let first = case.ends[0];
+                assert!(case.ends.iter().any(|&e| e != first), "{}: every end answers alike", case.id);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every capture path of the piece on `from` that cannot go on, of any length (the rules keep only
+/// the longest): its landing squares, under the official rules (a king lands on any vacant square
+/// beyond the piece it takes and never turns back).
+fn capture_paths(board: &Board, from: Square) -> Vec<Vec<Square>> {
+    fn extend(
+        board: &mut Board,
+        piece: Piece,
+        at: Square,
+        last: Option<(i32, i32)>,
+        path: &mut Vec<Square>,
+        found: &mut Vec<Vec<Square>>,
+    ) {
+        let mut extended = false;
+        for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+            if (!piece.king && dx == -piece.owner.forward()) || (piece.king && last == Some((-dx, -dy))) {
+                continue;
+            }
+            let step = |k: i32| Square::new(at.x + dx * k, at.y + dy * k);
+            let empty = |board: &Board, s: Square| s.on_board() && board.get(s).is_none();
+            let mut n = 1;
+            while piece.king && empty(board, step(n)) {
+                n += 1;
+            }
+            let Some(victim) = board.get(step(n)).filter(|v| v.owner != piece.owner) else { continue };
+            let mut m = n + 1;
+            while empty(board, step(m)) {
+                extended = true;
+                board.set(step(n), None);
+                path.push(step(m));
+                extend(board, piece, step(m), Some((dx, dy)), path, found);
+                path.pop();
+                board.set(step(n), Some(victim));
+                if !piece.king {
+                    break;
+                }
+                m += 1;
+            }
+        }
+        if !extended && !path.is_empty() {
+            found.push(path.clone());
+        }
+    }
+    let mut board = board.clone();
+    let piece = board.get(from).expect("a piece on the square");
+    board.set(from, None);
+    let mut found = Vec::new();
+    extend(&mut board, piece, from, None, &mut Vec::new(), &mut found);
+    found
+}
+
+#[test]
+fn the_freed_square_case_has_one_capture_path_and_it_crosses_a_freed_square() {
+    // After its first landing a program that finishes the sequence itself has no choice to make (no
+    // shorter branch, no other landing): the case tests the freed square, not maximum capture.
+    let case = committed_cases().into_iter().find(|c| c.id == "captures/freed-square").unwrap();
+    let [m] = case.moves.as_slice() else { panic!("one move") };
+    let made = m.made.as_ref().expect("the move is legal");
+    let paths: Vec<Vec<Square>> =
+        m.before.pieces(m.player).flat_map(|(from, _)| capture_paths(&m.before, from)).collect();
+    assert_eq!(paths, std::slice::from_ref(&made.landings));
+    // One of its captures passes the square of a piece taken earlier in the sequence.
+    let between = |a: Square, b: Square, s: Square| {
+        (a.x == b.x && s.x == a.x && s.y > a.y.min(b.y) && s.y < a.y.max(b.y))
+            || (a.y == b.y && s.y == a.y && s.x > a.x.min(b.x) && s.x < a.x.max(b.x))
+    };
+    let crosses = (1..made.landings.len())
+        .any(|i| made.captured[..i].iter().any(|&c| between(made.landings[i - 1], made.landings[i], c)));
+    assert!(crosses, "{made:?}");
+}
+
+#[test]
 fn every_category_has_cases_and_kings_are_present_where_their_rules_are_graded() {
     let cases = committed_cases();
     let categories: std::collections::BTreeSet<&str> = cases.iter().map(Case::category).collect();
@@ -198,6 +311,7 @@ fn boards_under(commands: &[String], rules: Rules) -> Vec<(Board, Option<usize>)
             ["start" | "init"] => board = Board::start(),
             ["clear"] => board = Board::empty(),
             ["position", rows] => board = Board::parse(&rows.replace('/', "\n")).unwrap(),
+            ["set", x, y, s] => board.set(square(x, y), symbol(s)),
             ["move", fx, fy, tx, ty, who, landings @ ..] => {
                 let player = if *who == "white" { Player::White } else { Player::Black };
                 let (from, to) = (square(fx, fy), square(tx, ty));
