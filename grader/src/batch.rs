@@ -406,6 +406,8 @@ pub fn run_batch(
         first_error.lock().expect("no panic holds it").get_or_insert(e);
         false
     };
+    // Each student's line shows the total the gradebook will: with the hand grades kept and given.
+    let hand = hand_grades(assignment, std::slice::from_ref(&options.out), &options.manual)?;
     let count_done = |entry: &Entry, record: &Record, was_reused: bool, seconds: f64| {
         if matches!(record.status, StudentStatus::GraderError | StudentStatus::NoFiles) {
             failures.fetch_add(1, Ordering::SeqCst);
@@ -413,7 +415,9 @@ pub fn run_batch(
         (if was_reused { &reused } else { &graded }).fetch_add(1, Ordering::SeqCst);
         done.lock().expect("no panic holds it").insert(entry.id.clone());
         let running = workers.running.load(Ordering::SeqCst);
-        progress.finished(record, was_reused, running, failures.load(Ordering::SeqCst), seconds);
+        let mut shown = record.clone();
+        shown.apply_manual(&hand);
+        progress.finished(&shown, was_reused, running, failures.load(Ordering::SeqCst), seconds);
     };
 
     // The first phase: every student's visible cases (and builds, and probe).
@@ -423,7 +427,7 @@ pub fn run_batch(
         let started = Instant::now();
         // A bug of the grader's own while grading one student is that student's row.
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            begin_student(assignment, entry, &key, options)
+            run::cancelled_by(Some(options.stop.runs()), || begin_student(assignment, entry, &key, options))
         }))
         .unwrap_or_else(|panic| Ok(Begun::Ungraded(grader_failed(assignment, entry, &*panic))));
         match outcome {
@@ -451,7 +455,9 @@ pub fn run_batch(
             let entry = selected[at];
             let started = Instant::now();
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                finish_student(assignment, entry, &key, options, begun_then)
+                run::cancelled_by(Some(options.stop.runs()), || {
+                    finish_student(assignment, entry, &key, options, begun_then)
+                })
             }))
             .unwrap_or_else(|panic| {
                 let record = grader_failed(assignment, entry, &*panic);
@@ -551,6 +557,18 @@ fn grader_failed(assignment: &Assignment, entry: &Entry, panic: &(dyn std::any::
     record
 }
 
+/// The hand grades kept in `folders` (earlier runs, or the partitions merged), with `given` over them.
+fn hand_grades(
+    assignment: &Assignment,
+    folders: &[PathBuf],
+    given: &ManualGrades,
+) -> Result<ManualGrades, BatchError> {
+    let stored =
+        folders.iter().map(|f| ManualGrades::stored(f, assignment)).collect::<Result<Vec<_>, _>>()?;
+    let stored = ManualGrades::combined(&stored).map_err(BatchError::Merge)?;
+    Ok(stored.overlaid(given))
+}
+
 /// The hand grades of a class: those kept in `folders` (earlier runs, or the partitions merged),
 /// with `given` over them; written into `out`'s [`HAND_GRADES_FILE`], so that the next run without
 /// `--manual` keeps them.
@@ -560,10 +578,7 @@ fn keep_hand_grades(
     out: &Path,
     given: &ManualGrades,
 ) -> Result<(ManualGrades, HandGradesKept), BatchError> {
-    let stored =
-        folders.iter().map(|f| ManualGrades::stored(f, assignment)).collect::<Result<Vec<_>, _>>()?;
-    let stored = ManualGrades::combined(&stored).map_err(BatchError::Merge)?;
-    let all = stored.overlaid(given);
+    let all = hand_grades(assignment, folders, given)?;
     let path = out.join(HAND_GRADES_FILE);
     if !all.is_empty() || path.exists() {
         write_atomic(&path, all.to_csv().as_bytes())?;

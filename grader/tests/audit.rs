@@ -183,6 +183,13 @@ fn an_audit_counts_what_each_case_kills_and_what_each_defect_costs() {
     hostile.cost.over_a_quarter = vec![hostile.mutants[0].mutant.id.clone()];
     let html = grader::audit::render_html(&hostile);
     assert!(html.contains("&lt;/pre&gt;&lt;script&gt;"), "{html}");
+    // What asks for work leads: the survivors and the cases before the tables.
+    let at = |heading: &str| html.find(&format!("<h2>{heading}</h2>")).unwrap_or_else(|| panic!("{heading}"));
+    assert!(
+        at("Survivors") < at("Cases")
+            && at("Cases") < at("By operator")
+            && at("By operator") < at("By category")
+    );
     assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("href="));
 }
 
@@ -201,6 +208,9 @@ fn a_survivor_marked_equivalent_in_the_readme_is_counted_apart() {
     assert_eq!(marked.reason.as_deref(), Some("2 + 2 and 2 * 2 agree, and it is the only input"));
     assert_eq!(report.equivalent_not_seen, ["ror-00000000"]);
     assert!(report.equivalent_but_killed.is_empty());
+    // Settled: folded away on the page.
+    let html = grader::audit::render_html(&report);
+    assert!(html.contains("<details>\n<summary>Marked equivalent (1)</summary>"), "{html}");
 
     // A whole function marked (code no case reaches): its survivors are equivalent, and its killed
     // mutants say the mark is wrong.

@@ -8,6 +8,7 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use common::repo;
 
@@ -69,10 +70,93 @@ fn batch_stopped_by(
     (child.wait().unwrap(), said)
 }
 
+/// Runs `grader batch` and sends it SIGINT a second after it starts (its first line said); its exit
+/// status, everything it said, and how long it took to end after the signal.
+fn batch_interrupted_early(
+    class: &Path,
+    out: &Path,
+    cache: &Path,
+) -> (std::process::ExitStatus, String, Duration) {
+    let mut child = grader(
+        &["batch", class.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap(), "--jobs", "1"],
+        cache,
+    )
+    .stderr(Stdio::piped())
+    .stdout(Stdio::null())
+    .spawn()
+    .unwrap();
+    let mut said = String::new();
+    let mut signalled: Option<Instant> = None;
+    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if signalled.is_none() {
+            // Its programs under way by then (each sleeps until its 10-second wall limit).
+            std::thread::sleep(Duration::from_secs(1));
+            // SAFETY: kill has no memory preconditions; the pid is our child's, not yet waited for.
+            assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+            signalled = Some(Instant::now());
+        }
+        said.push_str(&line);
+        said.push('\n');
+    }
+    let status = child.wait().unwrap();
+    (status, said, signalled.expect("the batch said something").elapsed())
+}
+
 /// The ids of `gradebook.csv`'s rows.
 fn gradebook_ids(out: &Path) -> Vec<String> {
     let mut reader = csv::Reader::from_path(out.join("gradebook.csv")).unwrap();
     reader.records().map(|r| r.unwrap()[0].to_owned()).collect()
+}
+
+#[test]
+fn sigint_ends_the_runs_under_way_at_once_and_keeps_the_students_graded_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, out) = (dir.path().join("class"), dir.path().join("out"));
+    class(&root, 1);
+    let first =
+        run(&["batch", root.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap()], dir.path());
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    // A second student whose every run sleeps until its wall limit (10 s): its grading, waited for,
+    // took minutes.
+    let sleeper = root.join("student01");
+    std::fs::create_dir_all(&sleeper).unwrap();
+    std::fs::copy(repo().join("fixtures/hostile/sleeper/main.c"), sleeper.join("main.c")).unwrap();
+
+    let (status, said, ended_after) = batch_interrupted_early(&root, &out, dir.path());
+    assert_eq!(status.code(), Some(130), "{said}");
+    assert!(said.contains("SIGINT: starting no new student; the 1 under way are stopped now"), "{said}");
+    // Not one of its runs was waited for to its limit.
+    assert!(ended_after < Duration::from_secs(10), "ended {ended_after:?} after the signal:\n{said}");
+    // The student graded before is kept; the one stopped is not graded.
+    assert_eq!(gradebook_ids(&out), ["student00"], "{said}");
+    assert!(said.contains("stopped by SIGINT: 1 of 2 students graded"), "{said}");
+    assert!(!out.join("students/student01/record.json").exists());
+}
+
+#[test]
+fn each_students_line_shows_the_total_with_the_hand_grades_the_run_applies() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, out) = (dir.path().join("class"), dir.path().join("out"));
+    class(&root, 1);
+    let grades = dir.path().join("grades.csv");
+    std::fs::write(&grades, "id,category,points,comment\nstudent00,style,9,\nstudent00,survey,10,\n")
+        .unwrap();
+    let args = ["batch", root.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap()];
+    let with_grades = run(&[&args[..], &["--manual", grades.to_str().unwrap()]].concat(), dir.path());
+    let said = text(&with_grades.stderr);
+    assert_eq!(with_grades.status.code(), Some(0), "{said}");
+    // 80 automated points and the 19 given by hand, as the gradebook has them.
+    assert!(said.contains("[1/1] student00: 99.00 / 100.00 graded"), "{said}");
+    let book = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
+    assert!(book.lines().nth(1).unwrap().starts_with("student00,,99.00,100.00,"), "{book}");
+    // Kept for the next run, whose line says the same.
+    let again = run(&args, dir.path());
+    assert!(
+        text(&again.stderr).contains("[1/1] student00: 99.00 / 100.00 graded (up to date)"),
+        "{}",
+        text(&again.stderr)
+    );
 }
 
 #[test]

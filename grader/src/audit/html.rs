@@ -1,5 +1,6 @@
 //! The audit as one self-contained HTML page (inline style and SVG, no script, no external resource),
-//! in the style of the class page: the score, the tables, the survivors as diffs, the costs.
+//! in the style of the class page: the score, the survivors as diffs and the cases worth adding (the
+//! equivalent mutants folded away), the costs, then the tables. Long paths and lines wrap (a phone).
 
 use std::fmt::Write as _;
 
@@ -14,7 +15,9 @@ th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:left;vertical-align:
 th{background:#f3f3f3}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 .note{display:block;color:#555;font-size:.85em}
-pre.diff{background:#f7f7f7;border:1px solid #ddd;padding:.4rem .6rem;margin:.25rem 0 .75rem;overflow-x:auto}
+pre.diff{background:#f7f7f7;border:1px solid #ddd;padding:.4rem .6rem;margin:.25rem 0 .75rem;white-space:pre-wrap;overflow-wrap:anywhere}
+code,td{overflow-wrap:anywhere}
+summary{cursor:pointer;font-weight:600;margin:.75rem 0 .25rem}
 .del{color:#a11}.add{color:#176117}
 .bar-track{fill:#e4e4e4}.bar-fill{fill:#4a78b5}
 .score{font-size:1.2rem}
@@ -32,12 +35,14 @@ pub fn render_html(report: &AuditReport) -> String {
     let _ = writeln!(out, "<title>{}</title>", escape(&title));
     let _ = writeln!(out, "<style>\n{STYLE}</style>\n</head>\n<body>");
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
+    // What asks for work first: the defects no case notices and the cases worth adding or dropping;
+    // the tables after.
     summary(&mut out, report);
-    operators(&mut out, report);
-    categories(&mut out, report);
     survivors(&mut out, report);
     cases(&mut out, report);
     costs(&mut out, report);
+    operators(&mut out, report);
+    categories(&mut out, report);
     functions(&mut out, report);
     out.push_str("</body>\n</html>\n");
     out
@@ -206,12 +211,15 @@ fn survivors(out: &mut String, report: &AuditReport) {
             diff(out, &o.mutant.diff);
         }
     }
-    let equivalent = report.by_function(MutantStatus::Equivalent);
+    let equivalent: Vec<&MutantOutcome> =
+        report.by_function(MutantStatus::Equivalent).into_iter().flat_map(|(_, list)| list).collect();
     if !equivalent.is_empty() {
-        out.push_str("<h3>Marked equivalent</h3>\n");
-        for o in equivalent.into_iter().flat_map(|(_, list)| list) {
+        // Settled already: folded away, one click to read.
+        let _ = writeln!(out, "<details>\n<summary>Marked equivalent ({})</summary>", equivalent.len());
+        for o in equivalent {
             mutant_heading(out, o);
         }
+        out.push_str("</details>\n");
     }
     for (ids, what) in [
         (&report.equivalent_but_killed, "Marked equivalent but killed (wrong marks)"),

@@ -1,6 +1,6 @@
-//! Stopping a batch part-way: SIGINT (Ctrl-C) or SIGTERM asks it to start no new student, to let
-//! those under way finish (their programs and sandboxes end as usual, and the next run grades them
-//! again), and to write the class files of the students graded so far, marked as partial.
+//! Stopping a batch part-way: SIGINT (Ctrl-C) or SIGTERM asks it to start no new student, to end the
+//! runs of those under way at once (their gradings are discarded; the next run grades them again),
+//! and to write the class files of the students graded so far, marked as partial.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -52,6 +52,12 @@ impl StopFlag {
     /// Asks the batch to stop, as `signal` would.
     pub fn raise(&self, signal: i32) {
         self.0.store(usize::try_from(signal).unwrap_or(usize::MAX), Ordering::SeqCst);
+    }
+
+    /// The request that ends the runs of the students under way when the batch is asked to stop:
+    /// their gradings are discarded (see `student::finish_student`), so they need not go on.
+    pub fn runs(&self) -> crate::run::CancelRuns {
+        crate::run::CancelRuns::new(Arc::clone(&self.0))
     }
 
     /// The signal that asked the batch to stop, if one did.

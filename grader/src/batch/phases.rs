@@ -33,10 +33,7 @@ impl<'a> Workers<'a> {
         if !self.announced.swap(true, Ordering::SeqCst) {
             let under_way = match self.running.load(Ordering::SeqCst) {
                 0 => String::new(),
-                n => format!(
-                    "; the {n} under way finish and are graded again by the next run (send it again to stop \
-                     at once)"
-                ),
+                n => format!("; the {n} under way are stopped now and graded again by the next run"),
             };
             self.progress.say(&format!("{}: starting no new student{under_way}", signal_name(signal)));
         }

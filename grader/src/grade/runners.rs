@@ -116,11 +116,13 @@ pub(super) fn run_all<T: Sync, R: Send>(items: &[T], pool: Pool, work: impl Fn(&
             let start_lane = |index: usize| {
                 *lock(&all_ended.0.count) += 1;
                 let (lane, under_way, idle_runs) = (&lane, &under_way, &idle_runs);
+                // The grading's runs end at once where it is being discarded (a stopped batch).
+                let cancel = run::cancel_of_this_thread();
                 let job: Box<dyn FnOnce() + Send + '_> = Box::new(move || {
                     // Counted as ended however the lane ends, so that this thread does not wait for
                     // ever.
                     let _ended = Ended(under_way);
-                    run::keeping_slot(idle_runs, || lane(index));
+                    run::cancelled_by(cancel, || run::keeping_slot(idle_runs, || lane(index)));
                 });
                 // SAFETY: `all_ended` waits, when dropped, until every lane of the call has
                 // dropped its `Ended`, the lane's last use of anything it borrows; it is dropped

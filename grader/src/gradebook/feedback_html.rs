@@ -22,6 +22,7 @@ th{background:#f3f3f3}
 td:nth-child(2),th:nth-child(2){text-align:right;white-space:nowrap}
 pre{background:#f6f6f6;border:1px solid #ddd;padding:.5rem;overflow-x:auto;max-width:100%}
 code{font-family:ui-monospace,'DejaVu Sans Mono',monospace;font-size:.9em}
+p code,li code,td code{overflow-wrap:anywhere}
 li{margin:.2rem 0}
 ";
 

@@ -41,9 +41,15 @@ pub(super) fn graded_percent(record: &Record) -> Option<f64> {
     if record.pending().is_empty() {
         return Some(percent_of_max(record));
     }
-    let graded: f64 = record.categories.iter().filter(|c| !c.bonus && c.score.is_some()).map(|c| c.max).sum();
-    let graded = crate::points::round(graded);
+    let graded = graded_max(record);
     (graded > 0.0).then(|| record.total() * 100.0 / graded)
+}
+
+/// The points of a student's categories graded so far (bonus ones aside): what [`graded_percent`] is
+/// a percentage of.
+pub(super) fn graded_max(record: &Record) -> f64 {
+    let graded: f64 = record.categories.iter().filter(|c| !c.bonus && c.score.is_some()).map(|c| c.max).sum();
+    crate::points::round(graded)
 }
 
 /// Students with hand-graded categories still pending.

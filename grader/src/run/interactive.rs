@@ -105,6 +105,11 @@ impl Interactive {
                 self.running.kill();
                 return LineRead::OutputLimit;
             }
+            if super::cancelled() {
+                // Its grading is being discarded (see `cancel`): the game ends here.
+                self.running.kill();
+                return LineRead::TimedOut;
+            }
             let Some(stdout) = self.stdout.as_mut() else {
                 return LineRead::Closed { partial: std::mem::take(&mut self.pending) };
             };

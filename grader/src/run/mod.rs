@@ -9,6 +9,7 @@
 //!
 //! Linux only.
 
+mod cancel;
 mod cgroup;
 mod exec;
 pub(crate) mod gate;
@@ -34,6 +35,8 @@ use std::io;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+pub(crate) use cancel::current as cancel_of_this_thread;
+pub use cancel::{cancelled, cancelled_by, CancelRuns};
 pub use cgroup::Hierarchy;
 pub use interactive::{Interactive, LineRead};
 pub(crate) use limits::Rlimits;
@@ -211,6 +214,18 @@ fn stderr_capture(limits: &Limits) -> Capture {
 /// Only failures of the grader itself (see [`RunError`]).
 pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
     let limits = request.limits;
+    if cancelled() {
+        // Its grading is being discarded: not started (see `cancel`).
+        return Ok(RunOutcome {
+            termination: Termination::Killed { limit: Limit::Wall },
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            wall_time: Duration::ZERO,
+            cpu_time: Duration::ZERO,
+            peak_memory_kb: 0,
+            memory_exhausted: false,
+        });
+    }
     let spawn_request = SpawnRequest {
         argv: request.argv,
         env: request.env,
@@ -293,6 +308,10 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
             }
         } else if stopped_at.is_none() && cpu.exceeded(now) {
             stopped_at = Some(Limit::Cpu);
+            running.kill();
+        } else if stopped_at.is_none() && cancelled() {
+            // Its grading is being discarded (see `cancel`).
+            stopped_at = Some(Limit::Wall);
             running.kill();
         } else if stopped_at != Some(Limit::Cpu) && deadline.is_some_and(|d| now >= d) {
             // The time the run's threads were ready but waited for a CPU (a machine busy with
@@ -385,7 +404,7 @@ pub fn run(request: &RunRequest) -> Result<RunOutcome, RunError> {
         stdout: out.into_head(),
         stderr: err.into_bytes(),
         wall_time: ended.at.saturating_duration_since(running.started()),
-        cpu_time: ended.cpu_time,
+        cpu_time: ended.cpu_time.max(cpu.last_reading()),
         peak_memory_kb: ended.peak_memory_kb,
         memory_exhausted: running.hit_memory_limit(),
     })

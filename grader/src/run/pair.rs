@@ -90,13 +90,15 @@ pub fn run_pair(program: &SpawnRequest, partner: &SpawnRequest) -> Result<PairOu
             }
             // The program runs to its own limits even once its partner has ended: one that goes on
             // after an accepted exchange is still too slow (the package tools say so too).
-            if one_ended.is_none() && now >= one_deadline {
+            // A grading being discarded (see `cancel`) ends both now.
+            let cancelled = super::cancelled();
+            if one_ended.is_none() && (now >= one_deadline || cancelled) {
                 one_timed_out = true;
                 one.kill();
                 one_ended = Some(now);
             }
             if two_ended.is_none()
-                && (now >= two_deadline || one_ended.is_some_and(|at| now >= at + AFTER_PROGRAM))
+                && (now >= two_deadline || cancelled || one_ended.is_some_and(|at| now >= at + AFTER_PROGRAM))
             {
                 two_timed_out = true;
                 two.kill();

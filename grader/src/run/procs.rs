@@ -66,6 +66,8 @@ pub(super) struct CpuWatch {
     not_its_own: Duration,
     limit: Duration,
     next_read: Instant,
+    /// The run's CPU time at the last reading.
+    last: Duration,
 }
 
 impl CpuWatch {
@@ -77,7 +79,14 @@ impl CpuWatch {
         limit: Duration,
         started: Instant,
     ) -> CpuWatch {
-        CpuWatch { top, sandboxed, not_its_own, limit, next_read: started + CPU_READ_EVERY }
+        CpuWatch {
+            top,
+            sandboxed,
+            not_its_own,
+            limit,
+            next_read: started + CPU_READ_EVERY,
+            last: Duration::ZERO,
+        }
     }
 
     /// True once the run has used more CPU time than its limit. /proc is read at most every
@@ -87,7 +96,14 @@ impl CpuWatch {
             return false;
         }
         self.next_read = now + CPU_READ_EVERY;
-        run_cpu_time(self.top, self.sandboxed).saturating_sub(self.not_its_own) > self.limit
+        self.last = run_cpu_time(self.top, self.sandboxed).saturating_sub(self.not_its_own);
+        self.last > self.limit
+    }
+
+    /// The run's CPU time at the last reading: what a run stopped here used (its sandbox, killed
+    /// with it, reports none).
+    pub(super) fn last_reading(&self) -> Duration {
+        self.last
     }
 }
 

@@ -7,7 +7,7 @@
 
 use std::fmt::Write as _;
 
-use super::super::summary::graded_percent;
+use super::super::summary::{graded_max, graded_percent};
 use super::super::{Column, Gradebook, Record, StudentStatus};
 use super::{escape, passed_every_case, safe_href};
 
@@ -128,6 +128,15 @@ fn student_row(
     }
     out.push_str("</span></td>");
     match percent {
+        // Of fewer points than the total's: said in the cell, not only in the header's tooltip.
+        Some(p) if !student.pending().is_empty() => {
+            let graded = graded_max(student);
+            let _ = write!(
+                out,
+                "<td class=\"num\" data-sort=\"{p:.3}\" title=\"{p:.1}% of the {graded:.2} points graded so far \
+                 (hand grades pending)\">{p:.1}%&nbsp;<small>of&nbsp;{graded:.2}</small></td>"
+            );
+        }
         Some(p) => {
             let _ = write!(out, "<td class=\"num\" data-sort=\"{p:.3}\">{p:.1}%</td>");
         }

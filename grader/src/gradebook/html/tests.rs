@@ -217,7 +217,8 @@ fn each_student_is_a_row_with_the_total_on_one_line() {
              data-percent=\"37.500\"><td class=\"id\"><a href=\"students/b2/feedback.html\">b2</a></td>\
              <td class=\"name\">Bo</td>\
              <td class=\"num total\" data-sort=\"3.00\"><span>3.00</span></td>\
-             <td class=\"num\" data-sort=\"37.500\">37.5%</td>\
+             <td class=\"num\" data-sort=\"37.500\" title=\"37.5% of the 8.00 points graded so far (hand grades \
+             pending)\">37.5%&nbsp;<small>of&nbsp;8.00</small></td>\
              <td class=\"status\" data-sort=\"3\"><span class=\"plain\">graded</span>\
              <span class=\"badge badge-pending\" title=\"hand grades pending: style\">pending</span></td>\
              <td class=\"num lost\" data-sort=\"3.00\" title=\"3.00 of 8.00\">3.00</td>\
