@@ -371,6 +371,9 @@ pub struct Assignment {
     /// read when the assignment is loaded, named relative to its folder. `grader similarity` takes
     /// none of it as evidence.
     pub similarity_base: SimilarityBase,
+    /// `[similarity] look-at`: the assignment's own "look at this" line, where it has one (see
+    /// [`crate::similarity::Settings::look_at`]).
+    pub similarity_look_at: Option<f64>,
     /// What loading found doubtful but not wrong (an unknown key of `problem.yaml`), for the
     /// command line to show.
     pub warnings: Vec<String>,
@@ -695,6 +698,8 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         Some(similarity) => similarity_base(&source, &dir, &similarity.base)?,
         None => SimilarityBase::default(),
     };
+    let similarity_look_at =
+        similarity_line(&source, file.similarity.as_ref().and_then(|s| s.look_at.as_ref()))?;
 
     let mut assignment = Assignment {
         id: id.to_owned(),
@@ -709,6 +714,7 @@ pub fn load_assignment(root: &Path, id: &str) -> Result<Assignment, LoadError> {
         cases: Vec::new(),
         late_penalty,
         similarity_base,
+        similarity_look_at,
         warnings: Vec::new(),
         package: None,
         reference,

@@ -555,6 +555,7 @@ mod tests {
             cases,
             late_penalty: None,
             similarity_base: crate::load::SimilarityBase::default(),
+            similarity_look_at: None,
             warnings: Vec::new(),
             package: None,
             reference: None,

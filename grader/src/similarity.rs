@@ -140,6 +140,9 @@ pub struct FileTokens {
     pub packed_lines: Vec<u32>,
     /// Whether each token is base code (inside a k-gram of a base file).
     pub base: Vec<bool>,
+    /// Whether each token comes again right after itself (see [`winnow::echoes`]): a stretch of one
+    /// pattern repeated is one copy of it, the others no evidence and nobody's own.
+    pub repeated: Vec<bool>,
 }
 
 impl FileTokens {
@@ -165,7 +168,7 @@ impl TokenRun for FileTokens {
     }
 
     fn is_base(&self, i: usize) -> bool {
-        self.base[i]
+        self.base[i] || self.repeated[i]
     }
 }
 
@@ -182,6 +185,9 @@ pub struct Student {
     pub tokens: usize,
     /// Of them, tokens of base code.
     pub base_tokens: usize,
+    /// Of the others, tokens of a pattern repeated in place beyond its last copy (see
+    /// [`winnow::echoes`]).
+    pub repeated_tokens: usize,
     /// Why some or all of the submission was not compared, if so.
     pub note: Option<String>,
 }
@@ -189,7 +195,7 @@ pub struct Student {
 impl Student {
     /// The tokens that are the student's own: what a shared fraction is a fraction of.
     pub fn own_tokens(&self) -> usize {
-        self.tokens - self.base_tokens
+        self.tokens - self.base_tokens - self.repeated_tokens
     }
 }
 
@@ -336,6 +342,10 @@ pub fn analyse(submissions: &[Submission], base: &[SourceFile], settings: &Setti
 /// no pair reaches it.
 pub const FULL_REGIONS_BELOW_LINE: usize = 3;
 
+/// The longest pattern, in k-grams, whose copies repeated in place count as one (see
+/// [`winnow::echoes`]): two k-grams, four to six lines of calls.
+const ECHO_PERIOD_KGRAMS: usize = 2;
+
 /// How many occurrences of one fingerprint on each side of a pair are taken as seeds.
 const SEEDS_PER_HASH: usize = 8;
 
@@ -356,6 +366,7 @@ fn tokenize(
         files: Vec::new(),
         tokens: 0,
         base_tokens: 0,
+        repeated_tokens: 0,
         note: None,
     };
     if let Some(why) = &submission.unreadable {
@@ -384,18 +395,21 @@ fn tokenize(
                 base[i..i + k].iter_mut().for_each(|b| *b = true);
             }
         }
+        let repeated = winnow::echoes(&hashes, ECHO_PERIOD_KGRAMS * k, k);
         student.tokens += hashes.len();
         student.base_tokens += base.iter().filter(|&&b| b).count();
+        student.repeated_tokens += base.iter().zip(&repeated).filter(|(&b, &r)| r && !b).count();
         student.files.push(file.name.clone());
         let repetitive = winnow::repetitive(&hashes, k, k / 3);
         let mut fingerprints = winnow::winnow(&kgrams, window);
-        fingerprints.retain(|f| !repetitive[f.position]);
+        fingerprints.retain(|f| !repetitive[f.position] && !repeated[f.position]);
         prints.push(fingerprints);
         files.push(FileTokens {
             name: file.name.clone(),
             packed_lines: tokens.iter().map(|t| pack_lines(t.line, t.end_line)).collect(),
             hashes,
             base,
+            repeated,
         });
     }
     if !skipped.is_empty() {

@@ -196,6 +196,17 @@ fn similarity_base_files_load_and_their_mistakes_name_their_line() {
     let (_, line, message) = invalid(load_with(&typo, &[("template.c", template)]).unwrap_err());
     assert_eq!(line, Some(27));
     assert!(message.contains("unknown field `bases`"), "{message}");
+
+    // The assignment's own line: a similarity above 0, at most 1.
+    assert_eq!(load_with(ASSIGNMENT, &[]).unwrap().similarity_look_at, None);
+    let line = format!("{ASSIGNMENT}\n[similarity]\nlook-at = 0.3\n");
+    assert_eq!(load_with(&line, &[]).unwrap().similarity_look_at, Some(0.3));
+    for value in ["0", "1.5", "-0.1"] {
+        let bad = format!("{ASSIGNMENT}\n[similarity]\nlook-at = {value}\n");
+        let (file, line, message) = invalid(load_with(&bad, &[]).unwrap_err());
+        assert_eq!((file.as_str(), line), ("assignment.toml", Some(27)), "{value}");
+        assert!(message.contains("not a similarity above 0 and at most 1"), "{value}: {message}");
+    }
 }
 
 #[test]

@@ -544,7 +544,12 @@ fn in_each_corpus_every_planted_pair_ranks_above_every_independent_pair_and_the_
             Err(_) => BTreeSet::new(),
         };
         assert!(students.len() >= 4, "{id}: a corpus of {} submissions", students.len());
-        let analysis = analyse(&class, assignment.similarity_base.files().unwrap(), &Settings::default());
+        // The assignment's own line where it sets one.
+        let settings = Settings {
+            look_at: assignment.similarity_look_at.unwrap_or(Settings::default().look_at),
+            ..Settings::default()
+        };
+        let analysis = analyse(&class, assignment.similarity_base.files().unwrap(), &settings);
         let score = |a: &str, b: &str| pair(&analysis, a, b).map_or(0.0, |p| p.similarity);
         let (mut lowest_planted, mut highest_independent) = ((1.0, String::new()), (0.0, String::new()));
         for a in &students {
@@ -654,4 +659,57 @@ fn code_the_course_handed_out_named_by_base_is_no_evidence() {
     );
     let page = std::fs::read_to_string(out.join("class.html")).unwrap();
     assert_eq!(page.matches("badge badge-similar").count(), 2, "both students' rows are flagged");
+}
+
+/// Independent programs written to one handout repeat its calls: a sample game replayed as
+/// `move(b, 5, 3, 4, 3, white); display_board(b);` forty times over is one pattern of 20 tokens (the
+/// numbers are one token class), and two students who both write one share 800 tokens of it. Such a
+/// stretch counts once: two independent checkers solutions (fixtures/similarity) each given such a
+/// game of their own stay as far apart as without it.
+#[test]
+fn a_sample_game_written_call_after_call_counts_once_not_once_per_call() {
+    let solution = |name: &str| {
+        std::fs::read_to_string(common_repo().join("fixtures/similarity/checkers").join(name).join("main.c"))
+            .unwrap()
+    };
+    let game = |seed: usize| -> String {
+        let mut body = String::from("\nvoid sample_game(void)\n{\n    int b[8][8];\n");
+        for i in 0..44 {
+            let n = |k: usize| (seed * 7 + i * 3 + k) % 8;
+            body.push_str(&format!(
+                "    move(b, {}, {}, {}, {}, white);\n    display_board(b);\n",
+                n(0),
+                n(1),
+                n(2),
+                n(3)
+            ));
+        }
+        body + "}\n"
+    };
+    let class = |with_games: bool| -> Vec<Submission> {
+        [("sol-1", 1), ("sol-2", 2)]
+            .iter()
+            .map(|&(name, seed)| {
+                let mut text = solution(name);
+                if with_games {
+                    text.push_str(&game(seed));
+                }
+                submission(name, &[("main.c", text.into_bytes())])
+            })
+            .collect()
+    };
+    let similarity = |with_games: bool| {
+        let analysis = analyse(&class(with_games), &[], &Settings::default());
+        pair(&analysis, "sol-1", "sol-2").map_or((0.0, 0), |p| (p.similarity, p.shared_tokens))
+    };
+    let (apart, apart_tokens) = similarity(false);
+    let (with_games, with_games_tokens) = similarity(true);
+    assert!(with_games < Settings::default().look_at, "{with_games:.3} (without the games {apart:.3})");
+    // The games add at most one copy of their pattern and its tail to what is shared, not 880 tokens.
+    assert!(
+        with_games_tokens <= apart_tokens + 60,
+        "{with_games_tokens} shared tokens, {apart_tokens} without the games"
+    );
+    // Far under the line: what stays of the games is one copy's tail of a few dozen tokens.
+    assert!(with_games < Settings::default().look_at / 3.0, "{with_games:.3} against {apart:.3}");
 }

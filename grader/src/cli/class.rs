@@ -80,9 +80,9 @@ pub(super) struct SimilarityArgs {
     #[arg(long, value_name = "SHARE", default_value_t = Settings::default().max_share, value_parser = parse_share)]
     max_share: f64,
     /// The "look at this" line: pairs whose similarity reaches it (0 to 1) are marked and shown side
-    /// by side.
-    #[arg(long, value_name = "SHARE", default_value_t = Settings::default().look_at, value_parser = parse_share)]
-    look_at: f64,
+    /// by side [default: the assignment's `[similarity] look-at`, else 0.12]
+    #[arg(long, value_name = "SHARE", value_parser = parse_share)]
+    look_at: Option<f64>,
     /// Code the course handed out besides the assignment's own base (a template, the course's
     /// `main()`), taken as no evidence; repeatable.
     #[arg(long, value_name = "FILE")]
@@ -233,7 +233,10 @@ pub(super) fn batch(
             accept_readable_cases,
             dice_seed: None,
         },
-        similarity: similarity.then(Settings::default),
+        similarity: similarity.then(|| Settings {
+            look_at: assignment.similarity_look_at.unwrap_or(Settings::default().look_at),
+            ..Settings::default()
+        }),
     };
     // Refused before any student is graded, not once per student.
     if !options.grade.accept_readable_cases {
@@ -316,7 +319,13 @@ pub(super) fn similarity(cases: &Path, args: SimilarityArgs) -> anyhow::Result<u
     assignment.similarity_base.add(base_files(&base)?);
     let root = class_root(&class, &assignment.id)?;
     crate::batch::refuse_out_inside(&root, &out).map_err(batch_error)?;
-    let settings = Settings { kgram, window, max_share, look_at, ..Settings::default() };
+    let settings = Settings {
+        kgram,
+        window,
+        max_share,
+        look_at: look_at.or(assignment.similarity_look_at).unwrap_or(Settings::default().look_at),
+        ..Settings::default()
+    };
     let entries =
         crate::roster::discover(&root, &assignment.submission_files, crate::roster::ArchiveCaps::default())
             .map_err(|e| batch_error(e.into()))?;

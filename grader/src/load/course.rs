@@ -60,6 +60,7 @@ pub(super) fn apply(assignment: &mut Assignment) -> Result<(), LoadError> {
     }
     if let Some(similarity) = &file.similarity {
         assignment.similarity_base = similarity_base(&source, &assignment.dir, &similarity.base)?;
+        assignment.similarity_look_at = similarity_line(&source, similarity.look_at.as_ref())?;
     }
     for category in file.categories {
         let id = category.id.get_ref().clone();

@@ -41,7 +41,11 @@ pub(super) struct ReferenceFile {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(super) struct SimilarityFile {
     /// The base files, relative to the assignment's folder.
+    #[serde(default)]
     pub(super) base: Vec<Spanned<String>>,
+    /// The assignment's own "look at this" line, where its independent solutions share more than
+    /// most (an API the handout fixes): a similarity above 0, at most 1.
+    pub(super) look_at: Option<Spanned<f64>>,
 }
 
 /// `[late]`: what a submission marked late by the class download costs.

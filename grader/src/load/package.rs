@@ -486,6 +486,7 @@ pub fn load_package(dir: &Path) -> Result<Assignment, LoadError> {
         cases,
         late_penalty: None,
         similarity_base: SimilarityBase::default(),
+        similarity_look_at: None,
         warnings,
         package: Some(PackageInfo {
             format_version: version,

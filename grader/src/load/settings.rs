@@ -163,6 +163,20 @@ pub(super) fn compare_from(
 
 /// The base files `[similarity] base` names, read: each a C, Java or Python file inside the assignment's
 /// folder (or it is an error now); one that cannot be read is an error only for what needs it.
+/// `[similarity] look-at`, checked: a similarity above 0 and at most 1.
+pub(super) fn similarity_line(
+    source: &Source,
+    look_at: Option<&Spanned<f64>>,
+) -> Result<Option<f64>, LoadError> {
+    let Some(line) = look_at else { return Ok(None) };
+    let value = *line.get_ref();
+    if !(value > 0.0 && value <= 1.0) {
+        return Err(source
+            .error_at(line.span(), format!("look-at `{value}` is not a similarity above 0 and at most 1")));
+    }
+    Ok(Some(value))
+}
+
 pub(super) fn similarity_base(
     source: &Source,
     dir: &Path,

@@ -59,6 +59,30 @@ pub fn repetitive<T: PartialEq>(tokens: &[T], k: usize, max_period: usize) -> Ve
     repetitive
 }
 
+/// Which tokens come again right after themselves: token `i` is flagged when the `period` tokens
+/// from it are followed at once by the same `period` tokens, for some period of at most
+/// `max_period`, in a periodic stretch of at least `min_run` tokens. In a stretch of one pattern
+/// repeated (a sample game written as `move(b, 5, 3, 4, 3, white); display_board(b);` forty times
+/// over: 20 tokens a period, the numbers one token class) all but the last copy or two is flagged,
+/// so the stretch counts about once, however many times it repeats: independent programs written to
+/// one handout repeat the same calls.
+pub fn echoes<T: PartialEq>(tokens: &[T], max_period: usize, min_run: usize) -> Vec<bool> {
+    let mut echoes = vec![false; tokens.len()];
+    let mut equal = vec![0usize; tokens.len() + 1];
+    for period in 1..=max_period.min(tokens.len() / 2) {
+        // equal[i]: how many tokens from i on equal the token `period` places further.
+        equal[tokens.len() - period..].iter_mut().for_each(|e| *e = 0);
+        for i in (0..tokens.len() - period).rev() {
+            equal[i] = if tokens[i] == tokens[i + period] { equal[i + 1] + 1 } else { 0 };
+        }
+        for (i, flag) in echoes.iter_mut().enumerate() {
+            // From i, a whole period comes again, in a stretch at least `min_run` long.
+            *flag |= equal[i] >= period && equal[i] + period >= min_run;
+        }
+    }
+    echoes
+}
+
 /// Robust winnowing of `hashes` with windows of `window` hashes: in each window the minimum, ties
 /// broken by keeping the previous window's choice while it is in the window, else by the rightmost.
 /// A sequence shorter than a window is one window. Fingerprints come out in position order, each
@@ -120,6 +144,25 @@ mod tests {
     fn a_sequence_shorter_than_a_window_is_one_window() {
         assert_eq!(positions(&winnow(&[6, 2, 9], 10)), [(2, 1)]);
         assert!(winnow(&[], 4).is_empty());
+    }
+
+    #[test]
+    fn a_pattern_repeated_in_place_counts_once_its_last_copy_kept() {
+        // Forty copies of a 20-token pattern, between other tokens.
+        let pattern: Vec<u32> = (100..120).collect();
+        let mut tokens: Vec<u32> = (0..10).collect();
+        tokens.extend(pattern.iter().cycle().take(20 * 40));
+        tokens.extend(200..210);
+        let flags = echoes(&tokens, 60, 30);
+        let flagged: Vec<usize> = (0..tokens.len()).filter(|&i| flags[i]).collect();
+        // Every token from which a whole copy comes again: all but the last copy and a period less
+        // one token (10 to 770 of the copies' 10 to 809).
+        assert_eq!(flagged, (10..=770).collect::<Vec<_>>());
+        // A pattern that comes twice in a stretch shorter than the run asked for is no echo, nor is a
+        // period longer than allowed.
+        let twice: Vec<u32> = (0..5).chain(0..5).chain(50..60).collect();
+        assert!(echoes(&twice, 60, 30).iter().all(|&f| !f));
+        assert!(echoes(&tokens, 19, 30)[10..790].iter().all(|&f| !f));
     }
 
     #[test]
