@@ -211,7 +211,7 @@ fn feedback_shows_hidden_cases_by_verdict_only() {
     assert!(feedback.contains("run it again: grader check -a trouble --case checkWin/"), "{feedback}");
     // Passing cases are counted, not listed.
     let feedback = read(&out.join("students/correct/feedback.md"));
-    assert!(feedback.contains("## Cases: 54 of 54 passed") && !feedback.contains('✘'), "{feedback}");
+    assert!(feedback.contains("## Cases: 55 of 55 passed") && !feedback.contains('✘'), "{feedback}");
 }
 
 #[test]

@@ -70,3 +70,29 @@ fn the_instructors_day_runs_as_the_readme_writes_it() {
     assert!(ada.starts_with("Participant 10001,Ada Lovelace,99.00,100.00,"), "{ada}");
     assert!(stderr.contains("5 of them have hand grades pending"), "{stderr}");
 }
+
+/// The README's table of assignments gives each one's case count as the code loads it (interactive
+/// cases where the row counts those), so that the figure cannot drift.
+#[test]
+fn the_readmes_case_counts_are_the_assignments_own() {
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).unwrap();
+    let mut rows = 0;
+    for row in readme.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.split(" | ").collect();
+        let Some(id) = cells[0].strip_prefix("| `").and_then(|c| c.strip_suffix('`')) else { continue };
+        let Some(cases) = cells.get(2) else { continue };
+        let Ok(assignment) = grader::load::load_assignment(&common::repo().join("cases"), id) else {
+            continue;
+        };
+        let said: usize = cases.split(|c: char| !c.is_ascii_digit()).next().unwrap().parse().unwrap();
+        let interactive = cases.starts_with(&format!("{said} interactive"));
+        let counted = assignment
+            .cases
+            .iter()
+            .filter(|c| !interactive || c.kind == grader::load::CaseKind::Interactive)
+            .count();
+        assert_eq!(said, counted, "{id}: the README says {said}");
+        rows += 1;
+    }
+    assert_eq!(rows, 5, "a row per assignment");
+}
