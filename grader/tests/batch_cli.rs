@@ -38,6 +38,18 @@ fn class(root: &Path, n: usize) {
     }
 }
 
+/// `grader batch` of `class` into `out` with one job, started, its stderr piped.
+fn spawn_batch(class: &Path, out: &Path, cache: &Path) -> std::process::Child {
+    grader(
+        &["batch", class.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap(), "--jobs", "1"],
+        cache,
+    )
+    .stderr(Stdio::piped())
+    .stdout(Stdio::null())
+    .spawn()
+    .unwrap()
+}
+
 /// Runs `grader batch` and sends it `signal` once its first student is graded; its exit status and
 /// everything it said.
 fn batch_stopped_by(
@@ -46,14 +58,7 @@ fn batch_stopped_by(
     out: &Path,
     cache: &Path,
 ) -> (std::process::ExitStatus, String) {
-    let mut child = grader(
-        &["batch", class.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap(), "--jobs", "1"],
-        cache,
-    )
-    .stderr(Stdio::piped())
-    .stdout(Stdio::null())
-    .spawn()
-    .unwrap();
+    let mut child = spawn_batch(class, out, cache);
     let mut said = String::new();
     let mut sent = false;
     for line in BufReader::new(child.stderr.take().unwrap()).lines() {
@@ -77,14 +82,7 @@ fn batch_interrupted_early(
     out: &Path,
     cache: &Path,
 ) -> (std::process::ExitStatus, String, Duration) {
-    let mut child = grader(
-        &["batch", class.to_str().unwrap(), "-a", "trouble", "-o", out.to_str().unwrap(), "--jobs", "1"],
-        cache,
-    )
-    .stderr(Stdio::piped())
-    .stdout(Stdio::null())
-    .spawn()
-    .unwrap();
+    let mut child = spawn_batch(class, out, cache);
     let mut said = String::new();
     let mut signalled: Option<Instant> = None;
     for line in BufReader::new(child.stderr.take().unwrap()).lines() {
