@@ -80,6 +80,23 @@ pub struct Report {
 }
 
 impl Report {
+    /// The total with the hand grades given, and the points it is out of, as the gradebook has
+    /// them: the automated points and every category graded by hand (one still pending counts 0).
+    /// `None` when no hand grade is given.
+    pub fn total_with_hand_grades(&self) -> Option<(f64, f64)> {
+        let given: f64 = self.pending.iter().filter_map(|p| p.given.as_ref()).map(|g| g.points).sum();
+        if self.pending.iter().all(|p| p.given.is_none()) {
+            return None;
+        }
+        let of: f64 = self.pending.iter().map(|p| p.points).sum();
+        Some((crate::points::round(self.score + given), crate::points::round(self.max_score + of)))
+    }
+
+    /// Points of the categories graded by hand that have no grade yet.
+    pub fn hand_points_pending(&self) -> f64 {
+        self.pending.iter().filter(|p| p.given.is_none()).map(|p| p.points).sum()
+    }
+
     /// Every case earned all its points, bonus cases aside: leaving out an optional part is no
     /// failure (a self-check of a complete submission passes in a course's CI).
     pub fn all_passed(&self) -> bool {
@@ -152,6 +169,20 @@ pub struct PendingCategory {
     pub title: String,
     /// Its points.
     pub points: f64,
+    /// The grade given by hand, where a class's report is shown with its hand grades (`grader
+    /// show`); none while it is pending.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given: Option<HandGrade>,
+}
+
+/// A grade given by hand in a category.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HandGrade {
+    /// The points given.
+    pub points: f64,
+    /// The grader's comment, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
 }
 
 /// What an assignment's probe found: worth no points, shown first.

@@ -331,6 +331,7 @@ pub fn tally(
                 id: category.id.clone(),
                 title: category.title.clone(),
                 points: category.points,
+                given: None,
             });
             continue;
         }

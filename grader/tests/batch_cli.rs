@@ -148,6 +148,24 @@ fn each_students_line_shows_the_total_with_the_hand_grades_the_run_applies() {
     assert!(said.contains("[1/1] student00: 99.00 / 100.00 graded"), "{said}");
     let book = std::fs::read_to_string(out.join("gradebook.csv")).unwrap();
     assert!(book.lines().nth(1).unwrap().starts_with("student00,,99.00,100.00,"), "{book}");
+    // `grader show` prints that total too, each hand grade beside its category, in every format.
+    let show = |format: &str| {
+        text(&run(&["show", out.to_str().unwrap(), "student00", "--format", format], dir.path()).stdout)
+    };
+    assert!(
+        show("text").contains("Score: 99.00 / 100.00 with the hand grades (80.00 / 80.00 automated)"),
+        "{}",
+        show("text")
+    );
+    assert!(show("text").contains("  style              9.00 /  10.00   graded by hand"), "{}", show("text"));
+    let markdown = show("markdown");
+    assert!(
+        markdown.contains(": 99.00 / 100.00 points with the hand grades (80.00 / 80.00 automated)"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("- style: 9.00 / 10.00: "), "{markdown}");
+    let json: serde_json::Value = serde_json::from_str(&show("json")).unwrap();
+    assert_eq!(json["pending"][0]["given"]["points"], 9.0, "{json}");
     // Kept for the next run, whose line says the same.
     let again = run(&args, dir.path());
     assert!(

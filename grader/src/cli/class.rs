@@ -429,29 +429,42 @@ pub(super) fn merge(cases: &Path, args: MergeArgs) -> anyhow::Result<u8> {
 }
 
 /// `grader show`.
-pub(super) fn show(args: ShowArgs) -> anyhow::Result<u8> {
+pub(super) fn show(cases: &Path, args: ShowArgs) -> anyhow::Result<u8> {
     let ShowArgs { class, id, format, student_view, quiet, verbose } = args;
-    let parsed = class_report(&class, &id)?;
+    let mut parsed = class_report(&class, &id)?;
+    // With the hand grades the class keeps, as the gradebook and the export have them.
+    let assignment = class_assignment(cases, &class)?;
+    let hand = crate::gradebook::ManualGrades::stored(&class, &assignment)
+        .map_err(|e| batch_error(crate::batch::BatchError::Manual(e)))?;
+    for category in &mut parsed.pending {
+        category.given = hand
+            .get(&id, &category.id)
+            .map(|grade| crate::report::HandGrade { points: grade.points, comment: grade.comment.clone() });
+    }
     let verbosity = Selection { case_patterns: Vec::new(), quiet, verbose, seed: None }.verbosity();
     emit(&render(&parsed, format, student_view, verbosity), None)?;
     Ok(EXIT_OK)
 }
 
-/// `grader export`.
-pub(super) fn export(cases: &Path, args: ExportArgs) -> anyhow::Result<u8> {
-    let ExportArgs { class, to, out, column, modified } = args;
-    // The class folder names its assignment: its rubric reads the hand grades kept there.
+/// The assignment a class folder was graded for (its `batch.json` names it), whose rubric reads the
+/// hand grades kept there: the folder it was graded from, else the id under the cases folder.
+fn class_assignment(cases: &Path, class: &Path) -> anyhow::Result<load::Assignment> {
     let info: crate::batch::BatchInfo = std::fs::read(class.join(crate::gradebook::BATCH_FILE))
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .ok_or_else(|| {
             UsageError(format!("{} is not a batch's output (no readable batch.json)", class.display()))
         })?;
-    // The folder it was graded from, else the id under the cases folder.
-    let assignment = match info.assignment_dir.as_deref().filter(|d| load::is_assignment_folder(d)) {
+    Ok(match info.assignment_dir.as_deref().filter(|d| load::is_assignment_folder(d)) {
         Some(dir) => load::load_folder(dir)?,
         None => super::load_assignment(cases, &info.assignment)?,
-    };
+    })
+}
+
+/// `grader export`.
+pub(super) fn export(cases: &Path, args: ExportArgs) -> anyhow::Result<u8> {
+    let ExportArgs { class, to, out, column, modified } = args;
+    let assignment = class_assignment(cases, &class)?;
     if let Some(out) = &out {
         out_folder(out)?;
     }

@@ -438,7 +438,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         }
         Command::Batch(args) => class::batch(&cases, args, level()?, cli.accept_readable_cases),
         Command::Merge(args) => class::merge(&cases, args),
-        Command::Show(args) => class::show(args),
+        Command::Show(args) => class::show(&cases, args),
         Command::Export(args) => class::export(&cases, args),
         Command::Similarity(args) => class::similarity(&cases, args),
         Command::Render { report, format, output, student_view, quiet, verbose, hidden_visibility } => {

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use super::escape::{markdown_html as html, markdown_inline as inline};
 use super::junit::status_word;
-use super::{bounded, BuildStatus, CaseReport, CaseStatus, Report};
+use super::{bounded, BuildStatus, CaseReport, CaseStatus, PendingCategory, Report};
 use crate::load::Visibility;
 use crate::run::Containment;
 
@@ -26,13 +26,26 @@ pub fn render_markdown(report: &Report) -> String {
     let mut out = String::new();
     let scope = if report.visible_only { " (visible cases only)" } else { "" };
     let bonus = report.bonus_phrase().map_or_else(String::new, |b| format!(" ({b})"));
-    let _ = writeln!(
-        out,
-        "## {}: {:.2} / {:.2} points{bonus}{scope}\n",
-        inline(&report.title),
-        report.score,
-        report.max_score
-    );
+    match report.total_with_hand_grades() {
+        Some((total, of)) => {
+            let _ = writeln!(
+                out,
+                "## {}: {total:.2} / {of:.2} points with the hand grades ({:.2} / {:.2} automated){bonus}{scope}\n",
+                inline(&report.title),
+                report.score,
+                report.max_score
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "## {}: {:.2} / {:.2} points{bonus}{scope}\n",
+                inline(&report.title),
+                report.score,
+                report.max_score
+            );
+        }
+    }
     let _ = writeln!(out, "Submission: {}\n", inline(&report.submission));
     if report.containment != Containment::Full {
         let user = if report.programs_ran_as_grader {
@@ -61,9 +74,27 @@ pub fn render_markdown(report: &Report) -> String {
         );
     }
     out.push('\n');
-    if !report.pending.is_empty() {
+    let (given, pending): (Vec<&PendingCategory>, Vec<&PendingCategory>) =
+        report.pending.iter().partition(|p| p.given.is_some());
+    if !given.is_empty() {
+        out.push_str("Graded by hand:\n\n");
+        for p in given {
+            let grade = p.given.as_ref().expect("partitioned by it");
+            let comment = grade.comment.as_deref().map_or_else(String::new, |c| format!(" ({})", inline(c)));
+            let _ = writeln!(
+                out,
+                "- {}: {:.2} / {:.2}: {}{comment}",
+                inline(&p.id),
+                grade.points,
+                p.points,
+                inline(&p.title)
+            );
+        }
+        out.push('\n');
+    }
+    if !pending.is_empty() {
         out.push_str("Graded by hand, not in the points above:\n\n");
-        for p in &report.pending {
+        for p in pending {
             let _ = writeln!(out, "- {} ({:.2} points): {}", inline(&p.id), p.points, inline(&p.title));
         }
         out.push('\n');
@@ -131,7 +162,7 @@ fn self_check_caveat(report: &Report) -> String {
     if let Some(hidden) = &report.hidden {
         left_out.push(hidden.describe());
     }
-    let pending: f64 = report.pending.iter().map(|p| p.points).sum();
+    let pending = report.hand_points_pending();
     if pending > 0.0 {
         left_out.push(format!("{pending:.2} points graded by hand"));
     }
@@ -454,6 +485,7 @@ mod tests {
                 id: "style".to_owned(),
                 title: "Style".to_owned(),
                 points: 10.0,
+                given: None,
             }],
             builds: vec![BuildReport {
                 recipe: "game".to_owned(),

@@ -161,10 +161,16 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
         );
     }
     for p in &report.pending {
+        let given = p.given.as_ref().map_or_else(|| "—".to_owned(), |g| format!("{:.2}", g.points));
+        let comment = p
+            .given
+            .as_ref()
+            .and_then(|g| g.comment.as_deref())
+            .map_or_else(String::new, |c| format!(": {}", safe(c)));
         let _ = writeln!(
             out,
-            "  {:<width$}  {:>6} / {:>6.2}   {:>count_width$}  {DIM}{}{DIM:#}",
-            p.id, "—", p.points, "graded by hand", p.title
+            "  {:<width$}  {:>6} / {:>6.2}   {:>count_width$}  {DIM}{}{DIM:#}{comment}",
+            p.id, given, p.points, "graded by hand", p.title
         );
     }
 
@@ -204,7 +210,7 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
         );
     }
 
-    let pending: f64 = report.pending.iter().map(|p| p.points).sum();
+    let pending = report.hand_points_pending();
     render_run_summary(&mut out, report);
     let style = score_style(report.score, report.max_score);
     // A grading that left cases out (a self-check, `--case`, a student pack's withheld cases) never
@@ -236,6 +242,19 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
                 "\n{DIM}This is not your grade: {} are graded only by your instructor.{DIM:#}",
                 left_out.join(" and ")
             );
+        }
+    } else if let Some((total, of)) = report.total_with_hand_grades() {
+        // The total the gradebook has: the automated points and the hand grades given.
+        let _ = write!(
+            out,
+            "\n{BOLD}Score:{BOLD:#} {style}{total:.2}{style:#} / {of:.2} with the hand grades ({:.2} / {:.2} automated)",
+            report.score, report.max_score
+        );
+        if let Some(bonus) = report.bonus_phrase() {
+            let _ = write!(out, " ({bonus})");
+        }
+        if pending > 0.0 {
+            let _ = write!(out, "; {pending:.0} of them graded by hand, not given yet");
         }
     } else {
         let _ = write!(
@@ -360,11 +379,23 @@ fn render_quiet(report: &Report) -> String {
     let style = score_style(report.score, report.max_score);
     let what = if report.visible_only { "Visible cases" } else { "Score" };
     let bonus = report.bonus_phrase().map_or_else(String::new, |b| format!(" ({b})"));
-    let _ = writeln!(
-        out,
-        "{BOLD}{what}:{BOLD:#} {style}{:.2}{style:#} / {:.2}{bonus}",
-        report.score, report.max_score
-    );
+    match report.total_with_hand_grades() {
+        Some((total, of)) => {
+            let _ = writeln!(
+                out,
+                "{BOLD}{what}:{BOLD:#} {style}{total:.2}{style:#} / {of:.2} with the hand grades ({:.2} / {:.2} \
+                 automated){bonus}",
+                report.score, report.max_score
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "{BOLD}{what}:{BOLD:#} {style}{:.2}{style:#} / {:.2}{bonus}",
+                report.score, report.max_score
+            );
+        }
+    }
     out
 }
 
