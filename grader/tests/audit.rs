@@ -1,7 +1,8 @@
 //! `grader audit` on a tiny assignment whose answers are known by hand: one function, `twice`, whose
 //! eight mutants (four arithmetic operators, three constants, one constant return) the cases kill
-//! or miss as worked out below; equivalents marked in its README; another tool's mutants; and an
-//! audit that leaves nothing behind. Also how Trouble's functions map to its categories.
+//! or miss as worked out below; equivalent and unobservable mutants marked in its README; another
+//! tool's mutants; sanitizer builds that kill a write out of bounds; and an audit that leaves
+//! nothing behind. Also how Trouble's functions map to its categories.
 
 mod common;
 
@@ -91,6 +92,7 @@ fn options(fixture: &Path, cache: &Path) -> AuditOptions {
         grade: GradeOptions::new(BuildCache::new(cache)),
         mutant_files: None,
         own_limits: false,
+        sanitize: false,
         quiet: true,
     }
 }
@@ -117,6 +119,7 @@ fn an_audit_counts_what_each_case_kills_and_what_each_defect_costs() {
     assert_eq!((t.generated, t.sampled, t.built, t.not_built), (8, 8, 8, 0));
     assert_eq!((t.killed, t.survived, t.equivalent, t.errors), (7, 1, 0, 0));
     assert_eq!((t.score, t.score_without_equivalent), (Some(87.5), Some(87.5)));
+    assert_eq!((t.unobservable, t.score_without_equivalent_or_unobservable), (0, Some(87.5)));
     let survivors = report.by_function(MutantStatus::Survived);
     assert_eq!(survivors.len(), 1);
     assert_eq!(survivors[0].0, "twice");
@@ -203,6 +206,7 @@ fn a_survivor_marked_equivalent_in_the_readme_is_counted_apart() {
     let t = &report.totals;
     assert_eq!((t.built, t.killed, t.survived, t.equivalent), (8, 7, 0, 1));
     assert_eq!((t.score, t.score_without_equivalent), (Some(87.5), Some(100.0)));
+    assert_eq!((t.unobservable, t.score_without_equivalent_or_unobservable), (0, Some(100.0)));
     let marked = report.mutant(&plus_id()).unwrap();
     assert_eq!(marked.status, MutantStatus::Equivalent);
     assert_eq!(marked.reason.as_deref(), Some("2 + 2 and 2 * 2 agree, and it is the only input"));
@@ -218,6 +222,184 @@ fn a_survivor_marked_equivalent_in_the_readme_is_counted_apart() {
     assert_eq!((report.totals.equivalent, report.totals.survived), (1, 0));
     assert_eq!(report.equivalent_but_killed.len(), 7);
     assert_eq!(report.equivalent_not_seen, ["nothing()"]);
+}
+
+#[test]
+fn a_survivor_marked_unobservable_is_counted_apart_from_equivalents_and_scored_on_its_own() {
+    let readme = format!(
+        "# Tiny\n\n```audit-equivalent\nror-00000000 a stale equivalent mark\n```\n\n\
+         ```audit-unobservable\n# id, then why no case may show it\n{} 2 + 2 and 2 * 2 agree: the handout fixes no \
+         other input\nror-11111111 a stale unobservable mark\n```\n",
+        plus_id()
+    );
+    let report = tiny_audit(Some(&readme));
+    let t = &report.totals;
+    assert_eq!((t.built, t.killed, t.survived, t.equivalent, t.unobservable), (8, 7, 0, 0, 1));
+    // Over all built; without the equivalent (the unobservable one a survivor); without both.
+    assert_eq!(
+        (t.score, t.score_without_equivalent, t.score_without_equivalent_or_unobservable),
+        (Some(87.5), Some(87.5), Some(100.0))
+    );
+    let marked = report.mutant(&plus_id()).unwrap();
+    assert_eq!(marked.status, MutantStatus::Unobservable);
+    assert_eq!(marked.reason.as_deref(), Some("2 + 2 and 2 * 2 agree: the handout fixes no other input"));
+    assert!(report.by_function(MutantStatus::Equivalent).is_empty());
+    assert_eq!(report.equivalent_not_seen, ["ror-00000000"]);
+    assert_eq!(report.unobservable_not_seen, ["ror-11111111"]);
+    assert!(report.unobservable_but_killed.is_empty() && report.unobservable_killed_by_sanitizer.is_empty());
+    // The twice category's line counts it the same way.
+    let twice = report.categories[0].totals.as_ref().unwrap();
+    assert_eq!((twice.unobservable, twice.score_without_equivalent), (1, Some(87.5)));
+
+    // Every format says each number for what it is.
+    let text = grader::audit::render_text(&report);
+    assert!(
+        text.contains(
+            "Score: 7 killed / 8 built = 87.5%; 87.5% without the 0 equivalent (the 1 unobservable counted as \
+             survivors); 100.0% without the equivalent and the 1 unobservable (the score the cases are held to)"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("0 equivalent, 1 unobservable, 0 did not build"), "{text}");
+    assert!(text.contains("Marked unobservable in the README"), "{text}");
+    assert!(!text.contains("Marked equivalent in the README"), "{text}");
+    let json: AuditReport = serde_json::from_str(&grader::audit::render_json(&report)).unwrap();
+    assert_eq!(json.totals, report.totals);
+    assert_eq!(json.mutant(&plus_id()).unwrap().status, MutantStatus::Unobservable);
+    // On the page, folded under a heading of its own, apart from the equivalents.
+    let html = grader::audit::render_html(&report);
+    assert!(html.contains("<details>\n<summary>Marked unobservable (1)</summary>"), "{html}");
+    assert!(!html.contains("<summary>Marked equivalent"), "{html}");
+    assert!(html.contains("<th class=\"num\">Unobservable</th>"), "{html}");
+
+    // A whole function marked unobservable: what a case kills is a wrong mark, listed apart.
+    let report = tiny_audit(Some("```audit-unobservable\ntwice() only past the handout's inputs\n```\n"));
+    assert_eq!((report.totals.unobservable, report.totals.equivalent), (1, 0));
+    assert_eq!(report.unobservable_but_killed.len(), 7);
+    assert!(report.equivalent_but_killed.is_empty());
+    assert!(grader::audit::render_text(&report)
+        .contains("Marked unobservable but killed with no sanitizer's report"));
+}
+
+#[test]
+fn a_malformed_unobservable_mark_is_an_error_naming_the_readme_and_its_line() {
+    let root = tempfile::tempdir().unwrap();
+    let cases_with = |readme: &str| tiny(root.path(), Some(readme)).0;
+    let fixture = root.path().join("correct");
+    let list = |cases: &Path| {
+        let (cases, fixture) = (cases.to_str().unwrap(), fixture.to_str().unwrap());
+        let out = grader_command(
+            &["--cases", cases, "audit", "-a", "tiny", "--fixture", fixture, "--list"],
+            root.path(),
+        );
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, stderr) = list(&cases_with("# Tiny\n\n```audit-unobservable\nror-3fa2c1d0\n```\n"));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("README.md:4: ror-3fa2c1d0 needs a reason: why no case may show it"), "{stderr}");
+    let (code, stderr) = list(&cases_with("```audit-unobservable\nwrites past the end\n```\n"));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("README.md:2: `writes` is not a mutant id"), "{stderr}");
+    // One mutant is one kind or the other.
+    let (code, stderr) = list(&cases_with(
+        "```audit-equivalent\nror-3fa2c1d0 agrees\n```\n\n```audit-unobservable\nror-3fa2c1d0 undefined\n```\n",
+    ));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "README.md:6: ror-3fa2c1d0 is marked in both `audit-equivalent` and `audit-unobservable`"
+        ),
+        "{stderr}"
+    );
+    let (code, stderr) = list(&cases_with("text\n\n```audit-unobservable\nror-3fa2c1d0 undefined\n"));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("README.md:3: the `audit-unobservable` block is never closed"), "{stderr}");
+    // A well-formed one is read.
+    let (code, stderr) = list(&cases_with("```audit-unobservable\nror-3fa2c1d0 undefined behaviour\n```\n"));
+    assert_eq!(code, Some(0), "{stderr}");
+}
+
+/// The fixture of the sanitizer test: `twice` stores its number in an array, and a destructor
+/// clears the array once the output is out (flushed first: a sanitizer ends the program without
+/// flushing). A mutant that writes one cell past the end changes no output without sanitizers.
+const STORES: &str = "#include <stdio.h>\nstatic int seen[4];\nint twice(int x) {\n    for (int i = 0; i < 4; i++) {\n        \
+    seen[i] = x;\n    }\n    return x * 2;\n}\n__attribute__((destructor)) static void tidy(void) {\n    \
+    fflush(stdout);\n    for (int i = 0; i < 4; i++) {\n        seen[i] = 0;\n    }\n}\n";
+
+#[test]
+fn with_sanitize_a_write_out_of_bounds_that_no_output_shows_is_killed() {
+    let root = tempfile::tempdir().unwrap();
+    // `tidy` writes after the output: marked unobservable, as a README would.
+    let (cases, fixture) = tiny(
+        root.path(),
+        Some("```audit-unobservable\ntidy() writes after the output; a write past the end is undefined behaviour\n```\n"),
+    );
+    // Programs that never stop at end of input: a run that ends badly after the whole transcript
+    // still passes, so only the sanitizer's report can tell the destructor's write.
+    let toml = cases.join("tiny/assignment.toml");
+    let with_run = std::fs::read_to_string(&toml).unwrap() + "\n[run]\nstops-at-end-of-input = false\n";
+    std::fs::write(&toml, with_run).unwrap();
+    std::fs::write(fixture.join("twice.c"), STORES).unwrap();
+    let mutants = root.path().join("mutants");
+    std::fs::create_dir_all(&mutants).unwrap();
+    // One cell past the end: in twice (before the output) and in tidy (after it).
+    let in_twice = STORES.replacen("i < 4", "i <= 4", 1);
+    let in_tidy = STORES.rsplit_once("i < 4").map(|(a, b)| format!("{a}i <= 4{b}")).unwrap();
+    std::fs::write(mutants.join("twice.mutant.0.c"), in_twice).unwrap();
+    std::fs::write(mutants.join("twice.mutant.1.c"), in_tidy).unwrap();
+    let assignment = grader::load::load_assignment(&cases, "tiny").unwrap();
+    let mut options = options(&fixture, &root.path().join("cache"));
+    options.mutant_files = Some(mutants);
+    let function_of = |report: &AuditReport, status| {
+        report
+            .mutants
+            .iter()
+            .filter(|m| m.status == status)
+            .map(|m| m.mutant.function.clone())
+            .collect::<Vec<_>>()
+    };
+
+    // Without sanitizers no output shows either write.
+    let plain = audit(&assignment, &options).unwrap();
+    assert_eq!(function_of(&plain, MutantStatus::Survived), ["twice"], "{:?}", plain.mutants);
+    assert_eq!(function_of(&plain, MutantStatus::Unobservable), ["tidy"], "{:?}", plain.mutants);
+    assert!(!plain.sanitize && plain.totals.killed_by_sanitizer == 0);
+
+    // With them, the sanitizer's report kills both.
+    options.sanitize = true;
+    let report = audit(&assignment, &options).unwrap();
+    assert!(report.sanitize);
+    assert_eq!(report.baseline.score, report.baseline.max_score, "the correct program runs sanitizer-clean");
+    let t = &report.totals;
+    assert_eq!((t.built, t.killed, t.killed_by_sanitizer, t.survived, t.unobservable), (2, 2, 2, 0, 0));
+    for m in &report.mutants {
+        let line = m.killed_by[0].sanitizer.as_deref().unwrap_or_else(|| panic!("{m:?}"));
+        assert!(line.contains("out of bounds") || line.contains("AddressSanitizer"), "{line}");
+    }
+    // tidy's write: the output matches and the case passes as the correct program's does; only
+    // the sanitizer tells. Its mark was right: listed as killed by the sanitizer, not as wrong.
+    let tidy = report.mutants.iter().find(|m| m.mutant.function == "tidy").unwrap();
+    assert_eq!(tidy.killed_by.len(), 3, "every case's run writes there");
+    assert!(tidy.killed_by.iter().all(|k| k.status == grader::report::CaseStatus::Passed && k.points == 0.0));
+    assert_eq!(tidy.points_lost, 0.0);
+    assert_eq!(report.unobservable_killed_by_sanitizer, std::slice::from_ref(&tidy.mutant.id));
+    assert!(report.unobservable_but_killed.is_empty());
+    let text = grader::audit::render_text(&report);
+    assert!(text.contains("Killed by a sanitizer's report (2):"), "{text}");
+    assert!(
+        text.contains(
+            "2 of the 2 killed mutants were killed by a sanitizer's report; 1 marked unobservable are"
+        ),
+        "{text}"
+    );
+    let html = grader::audit::render_html(&report);
+    assert!(html.contains("<summary>Killed by a sanitizer's report (2)</summary>"), "{html}");
+
+    // A correct program that is not sanitizer-clean stops the audit, saying where.
+    std::fs::write(fixture.join("twice.c"), STORES.replacen("i < 4", "i <= 4", 1)).unwrap();
+    options.mutant_files = None;
+    let err = audit(&assignment, &options).unwrap_err().to_string();
+    assert!(err.contains("is not sanitizer-clean: in case other/two-again"), "{err}");
 }
 
 /// Runs the grader binary.
@@ -421,7 +603,7 @@ fn turkish_draughts_sample_games_which_only_the_unrun_main_calls_get_no_share_of
 }
 
 #[test]
-fn every_equivalent_mark_in_the_cases_readmes_names_a_mutant_of_the_correct_fixture() {
+fn every_equivalent_and_unobservable_mark_in_the_cases_readmes_names_a_mutant_of_the_correct_fixture() {
     for id in ["trouble", "backgammon", "checkers", "turkish-draughts", "backgammon-ai"] {
         let assignment = common::assignment(id);
         let marks = Marks::read(assignment).unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -442,6 +624,18 @@ fn every_equivalent_mark_in_the_cases_readmes_names_a_mutant_of_the_correct_fixt
             assert!(
                 functions.contains(&marked.as_str()),
                 "cases/{id}/README.md marks {marked}(), which the fixture lacks"
+            );
+        }
+        for marked in marks.unobservable.keys() {
+            assert!(
+                ids.contains(&marked.as_str()),
+                "cases/{id}/README.md marks {marked} unobservable, which the fixture no longer has"
+            );
+        }
+        for marked in marks.unobservable_functions.keys() {
+            assert!(
+                functions.contains(&marked.as_str()),
+                "cases/{id}/README.md marks {marked}() unobservable, which the fixture lacks"
             );
         }
     }

@@ -51,6 +51,11 @@ pub struct AuditArgs {
     /// time on each case, at least 1 s, so that mutants that loop cost seconds, not minutes).
     #[arg(long)]
     own_limits: bool,
+    /// Build the correct program and the mutants with AddressSanitizer and UndefinedBehaviorSanitizer
+    /// (C: gcc, cc or clang recipes): a sanitizer's report in any case's run kills a mutant, even when
+    /// its output matches. The correct program must run sanitizer-clean.
+    #[arg(long)]
+    sanitize: bool,
     /// List the mutants (after sampling) and grade nothing.
     #[arg(long)]
     list: bool,
@@ -135,6 +140,7 @@ pub fn run(
         },
         mutant_files: args.mutant_files,
         own_limits: args.own_limits,
+        sanitize: args.sanitize,
         quiet: args.quiet,
     };
     if args.list {
@@ -193,7 +199,9 @@ fn usage(e: AuditError) -> anyhow::Error {
     match e {
         AuditError::NoSources { .. }
         | AuditError::MutantFileName { .. }
-        | AuditError::BaselineNotBuilt { .. } => UsageError(e.to_string()).into(),
+        | AuditError::BaselineNotBuilt { .. }
+        | AuditError::Sanitize(_)
+        | AuditError::BaselineNotClean { .. } => UsageError(e.to_string()).into(),
         AuditError::Fixture(e) => e.into(),
         AuditError::Marks(e) => e.into(),
         AuditError::Baseline(e) => e.into(),

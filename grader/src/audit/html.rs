@@ -53,19 +53,24 @@ fn summary(out: &mut String, report: &AuditReport) {
     let _ = writeln!(
         out,
         "<p class=\"score\">Mutation score: <strong>{}</strong> ({} killed of {} built); {} without the {} \
-         marked equivalent.</p>",
+         marked equivalent (the {} unobservable counted as survivors); <strong>{}</strong> without the \
+         equivalent and the {} unobservable (the score the cases are held to).</p>",
         escape(&show_percent(t.score)),
         t.killed,
         t.built,
         escape(&show_percent(t.score_without_equivalent)),
-        t.equivalent
+        t.equivalent,
+        t.unobservable,
+        escape(&show_percent(t.score_without_equivalent_or_unobservable)),
+        t.unobservable
     );
     let mut facts = vec![
         format!("Fixture {}", report.fixture),
         format!("mutants {}", report.source),
         format!(
-            "{} made, {} graded: {} killed, {} survived, {} equivalent, {} did not build, {} grader errors",
-            t.generated, t.sampled, t.killed, t.survived, t.equivalent, t.not_built, t.errors
+            "{} made, {} graded: {} killed, {} survived, {} equivalent, {} unobservable, {} did not build, {} \
+             grader errors",
+            t.generated, t.sampled, t.killed, t.survived, t.equivalent, t.unobservable, t.not_built, t.errors
         ),
         format!(
             "seed {}, {} jobs, containment {}, {:.1} s",
@@ -89,6 +94,9 @@ fn summary(out: &mut String, report: &AuditReport) {
     if report.regraded > 0 {
         facts.push(super::run::regraded_note(report.regraded));
     }
+    if report.sanitize {
+        facts.push(super::text::sanitize_note(report));
+    }
     let _ = writeln!(out, "<p>{}.</p>", escape(&facts.join("; ")));
 }
 
@@ -96,22 +104,26 @@ fn totals_cells(out: &mut String, t: &Totals) {
     let _ = write!(
         out,
         "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-         <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td>",
+         <td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
+         <td class=\"num\">{}</td><td>{}</td>",
         t.built,
         t.killed,
         t.survived,
         t.equivalent,
+        t.unobservable,
         t.not_built,
         escape(&show_percent(t.score)),
         escape(&show_percent(t.score_without_equivalent)),
-        bar(t.score_without_equivalent.unwrap_or(0.0) / 100.0)
+        escape(&show_percent(t.score_without_equivalent_or_unobservable)),
+        bar(t.score_without_equivalent_or_unobservable.unwrap_or(0.0) / 100.0)
     );
 }
 
 const TOTALS_HEAD: &str =
     "<th class=\"num\">Built</th><th class=\"num\">Killed</th><th class=\"num\">Survived</th>\
-    <th class=\"num\">Equivalent</th><th class=\"num\">Not built</th><th class=\"num\">Score</th>\
-    <th class=\"num\">Without equivalents</th><th>Bar</th>";
+    <th class=\"num\">Equivalent</th><th class=\"num\">Unobservable</th><th class=\"num\">Not built</th>\
+    <th class=\"num\">Score</th><th class=\"num\">Without equivalents</th>\
+    <th class=\"num\">Without unobservable too</th><th>Bar</th>";
 
 fn bar(fraction: f64) -> String {
     let fill = BAR * fraction.clamp(0.0, 1.0);
@@ -156,7 +168,7 @@ fn categories(out: &mut String, report: &AuditReport) {
         );
         match &c.totals {
             Some(t) => totals_cells(out, t),
-            None => out.push_str("<td colspan=\"8\"></td>"),
+            None => out.push_str("<td colspan=\"10\"></td>"),
         }
         out.push_str("</tr>\n");
     }
@@ -188,7 +200,7 @@ fn mutant_heading(out: &mut String, o: &MutantOutcome) {
             words.push_str(&format!("; outside its function's categories: {}", o.outside.join(", ")));
         }
     }
-    if let (MutantStatus::Equivalent, Some(reason)) = (o.status, &o.reason) {
+    if let (MutantStatus::Equivalent | MutantStatus::Unobservable, Some(reason)) = (o.status, &o.reason) {
         words.push_str(&format!(": {reason}"));
     }
     let _ = writeln!(out, "<p><code>{}</code></p>", escape(&words));
@@ -197,8 +209,9 @@ fn mutant_heading(out: &mut String, o: &MutantOutcome) {
 fn survivors(out: &mut String, report: &AuditReport) {
     out.push_str("<section>\n<h2>Survivors</h2>\n");
     out.push_str(
-        "<p>Defects no case notices, or equivalent mutants: mark those in the cases README's \
-         <code>audit-equivalent</code> block (the id and a one-line reason).</p>\n",
+        "<p>Defects no case notices, or mutants to mark in the cases README: equivalent ones in its \
+         <code>audit-equivalent</code> block, those that differ only through undefined behaviour or in what \
+         the handout leaves open in its <code>audit-unobservable</code> block (the id and a one-line reason).</p>\n",
     );
     let groups = report.by_function(MutantStatus::Survived);
     if groups.is_empty() {
@@ -211,26 +224,51 @@ fn survivors(out: &mut String, report: &AuditReport) {
             diff(out, &o.mutant.diff);
         }
     }
-    let equivalent: Vec<&MutantOutcome> =
-        report.by_function(MutantStatus::Equivalent).into_iter().flat_map(|(_, list)| list).collect();
-    if !equivalent.is_empty() {
-        // Settled already: folded away, one click to read.
-        let _ = writeln!(out, "<details>\n<summary>Marked equivalent ({})</summary>", equivalent.len());
-        for o in equivalent {
+    // Settled already: folded away, one click to read, each kind under its own heading.
+    for (status, heading, what) in [
+        (MutantStatus::Equivalent, "Marked equivalent", ""),
+        (
+            MutantStatus::Unobservable,
+            "Marked unobservable",
+            "No case may show them: they differ only through undefined behaviour or in what the handout \
+             leaves open.",
+        ),
+    ] {
+        let marked: Vec<&MutantOutcome> =
+            report.by_function(status).into_iter().flat_map(|(_, list)| list).collect();
+        if marked.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "<details>\n<summary>{heading} ({})</summary>", marked.len());
+        if !what.is_empty() {
+            let _ = writeln!(out, "<p>{}</p>", escape(what));
+        }
+        for o in marked {
             mutant_heading(out, o);
         }
         out.push_str("</details>\n");
     }
-    for (ids, what) in [
-        (&report.equivalent_but_killed, "Marked equivalent but killed (wrong marks)"),
-        (
-            &report.equivalent_not_seen,
-            "Marked equivalent but not among these mutants (stale, or not sampled)",
-        ),
-    ] {
-        if !ids.is_empty() {
-            let _ = writeln!(out, "<p>{}: {}.</p>", escape(what), escape(&ids.join(", ")));
+    if report.sanitize {
+        let killed = super::text::killed_by_sanitizer(report);
+        let _ =
+            writeln!(out, "<details>\n<summary>Killed by a sanitizer's report ({})</summary>", killed.len());
+        for (o, kill) in killed {
+            let line = format!(
+                "{} {}:{} in {}: {}: {}",
+                o.mutant.id,
+                o.mutant.file,
+                o.mutant.line,
+                o.mutant.function,
+                kill.case,
+                kill.sanitizer.as_deref().unwrap_or_default()
+            );
+            let _ = writeln!(out, "<p><code>{}</code></p>", escape(&line));
+            diff(out, &o.mutant.diff);
         }
+        out.push_str("</details>\n");
+    }
+    for (ids, what) in super::text::mark_notes(report) {
+        let _ = writeln!(out, "<p>{}: {}.</p>", escape(what), escape(&ids.join(", ")));
     }
     out.push_str("</section>\n");
 }

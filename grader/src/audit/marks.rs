@@ -1,7 +1,9 @@
 //! What an instructor writes about an audit in the assignment's `README.md`: the survivors judged
-//! equivalent (an `audit-equivalent` block) and, where the cases do not name them, the rubric
-//! categories of functions (an `audit-functions` block); and the map of functions to categories that
-//! the audit derives from the rubric and the cases where the README says nothing.
+//! equivalent (an `audit-equivalent` block), those that differ only where no case may look (an
+//! `audit-unobservable` block: undefined behaviour, or what the handout leaves open) and, where the
+//! cases do not name them, the rubric categories of functions (an `audit-functions` block); and the
+//! map of functions to categories that the audit derives from the rubric and the cases where the
+//! README says nothing.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -14,6 +16,11 @@ use crate::load::{Assignment, LoadError};
 /// The fenced block (info string) that lists equivalent mutants: `<id> <reason>` a line, or
 /// `<function>() <reason>` for every mutant of a function.
 pub const EQUIVALENT_BLOCK: &str = "audit-equivalent";
+/// The fenced block that lists unobservable mutants, in the lines of [`EQUIVALENT_BLOCK`]: mutants
+/// that differ from the correct program on some input the handout allows, but only through
+/// undefined behaviour (a write out of bounds, a read before a variable is set) or in what the
+/// handout leaves open and no case may grade (an exit status, end of input, free spacing).
+pub const UNOBSERVABLE_BLOCK: &str = "audit-unobservable";
 /// The fenced block that maps functions to categories: `<function>: <category> <category>...`.
 pub const FUNCTIONS_BLOCK: &str = "audit-functions";
 
@@ -27,18 +34,44 @@ pub struct Marks {
     /// Functions whose every surviving mutant is equivalent (code no case can reach, such as a
     /// function nothing calls): name → the reason.
     pub equivalent_functions: BTreeMap<String, String>,
+    /// Unobservable mutants (see [`UNOBSERVABLE_BLOCK`]): id → the one-line reason.
+    pub unobservable: BTreeMap<String, String>,
+    /// Functions whose every surviving mutant is unobservable (code that runs only where the
+    /// handout leaves the behaviour open): name → the reason.
+    pub unobservable_functions: BTreeMap<String, String>,
     /// Categories of functions the instructor named: function → categories.
     pub functions: BTreeMap<String, Vec<String>>,
 }
 
+/// The two kinds of survivors the README sets aside.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkKind {
+    /// No input the handout allows tells it from the correct program ([`EQUIVALENT_BLOCK`]).
+    Equivalent,
+    /// It differs only through undefined behaviour or in what no case may grade ([`UNOBSERVABLE_BLOCK`]).
+    Unobservable,
+}
+
 impl Marks {
-    /// Why the README marks this mutant equivalent (by its id, else by its function), if it does.
-    pub fn equivalent_reason(&self, id: &str, function: &str) -> Option<&str> {
-        self.equivalent
-            .get(id)
-            .or_else(|| self.equivalent_functions.get(function))
-            .or_else(|| self.equivalent_functions.get(function.rsplit('.').next().unwrap_or(function)))
-            .map(String::as_str)
+    /// How the README marks this mutant (by its id in either block, else by its function), and why.
+    pub fn mark(&self, id: &str, function: &str) -> Option<(MarkKind, &str)> {
+        let bare = function.rsplit('.').next().unwrap_or(function);
+        let by_id = [(MarkKind::Equivalent, &self.equivalent), (MarkKind::Unobservable, &self.unobservable)];
+        let by_function = [
+            (MarkKind::Equivalent, &self.equivalent_functions),
+            (MarkKind::Unobservable, &self.unobservable_functions),
+        ];
+        by_id.iter().find_map(|(kind, marks)| marks.get(id).map(|r| (*kind, r.as_str()))).or_else(|| {
+            by_function.iter().find_map(|(kind, marks)| {
+                marks.get(function).or_else(|| marks.get(bare)).map(|r| (*kind, r.as_str()))
+            })
+        })
+    }
+
+    /// Whether either block marks every mutant of the function (`name()`): code no case runs, or
+    /// runs only where the handout leaves the behaviour open.
+    pub fn marks_function(&self, name: &str) -> bool {
+        self.equivalent_functions.contains_key(name) || self.unobservable_functions.contains_key(name)
     }
 
     /// Reads `README.md` of the assignment's folder; a missing README marks nothing. A malformed
@@ -77,7 +110,9 @@ impl Marks {
                 continue;
             }
             match info {
-                EQUIVALENT_BLOCK => {
+                EQUIVALENT_BLOCK | UNOBSERVABLE_BLOCK => {
+                    let kind =
+                        if info == EQUIVALENT_BLOCK { MarkKind::Equivalent } else { MarkKind::Unobservable };
                     let (id, reason) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
                     // `name()`: every mutant of that function (code no case can reach).
                     let function = id.strip_suffix("()").filter(|f| !f.is_empty());
@@ -92,17 +127,35 @@ impl Marks {
                     }
                     let reason = reason.trim();
                     if reason.is_empty() {
+                        let why = match kind {
+                            MarkKind::Equivalent => "why it is equivalent",
+                            MarkKind::Unobservable => {
+                                "why no case may show it (undefined behaviour, or what the handout leaves open)"
+                            }
+                        };
+                        return Err(invalid(number, format!("{id} needs a reason: {why}, in one line")));
+                    }
+                    let key = function.unwrap_or(id).to_owned();
+                    let (this, other) = match (kind, function.is_some()) {
+                        (MarkKind::Equivalent, true) => {
+                            (&mut marks.equivalent_functions, &marks.unobservable_functions)
+                        }
+                        (MarkKind::Equivalent, false) => (&mut marks.equivalent, &marks.unobservable),
+                        (MarkKind::Unobservable, true) => {
+                            (&mut marks.unobservable_functions, &marks.equivalent_functions)
+                        }
+                        (MarkKind::Unobservable, false) => (&mut marks.unobservable, &marks.equivalent),
+                    };
+                    if other.contains_key(&key) {
                         return Err(invalid(
                             number,
-                            format!("{id} needs a reason: why it is equivalent, in one line"),
+                            format!(
+                                "{id} is marked in both `{EQUIVALENT_BLOCK}` and `{UNOBSERVABLE_BLOCK}`: a \
+                                 mutant is one or the other"
+                            ),
                         ));
                     }
-                    let marked = match function {
-                        Some(_) => &mut marks.equivalent_functions,
-                        None => &mut marks.equivalent,
-                    };
-                    let key = function.unwrap_or(id).to_owned();
-                    if marked.insert(key, reason.to_owned()).is_some() {
+                    if this.insert(key, reason.to_owned()).is_some() {
                         return Err(invalid(number, format!("{id} is marked twice")));
                     }
                 }
@@ -132,7 +185,7 @@ impl Marks {
             }
         }
         if let Some((info, opened)) = block {
-            if info == EQUIVALENT_BLOCK || info == FUNCTIONS_BLOCK {
+            if [EQUIVALENT_BLOCK, UNOBSERVABLE_BLOCK, FUNCTIONS_BLOCK].contains(&info) {
                 return Err(invalid(opened, format!("the `{info}` block is never closed")));
             }
         }

@@ -10,6 +10,7 @@ pub mod marks;
 pub mod mutate;
 pub mod report;
 pub mod run;
+pub mod sanitize;
 mod text;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -62,6 +63,24 @@ pub enum AuditError {
     /// The correct program could not be graded.
     #[error("grading the correct program: {0}")]
     Baseline(#[from] GradeError),
+    /// `--sanitize` on an assignment that no C compiler builds.
+    #[error("{0}")]
+    Sanitize(String),
+    /// With `--sanitize`, a sanitizer reports an error in the correct program's run of a case:
+    /// every mutant would be killed there.
+    #[error(
+        "--sanitize: the correct program {} is not sanitizer-clean: in case {case}, {line} \
+         (fix it, or audit without --sanitize)",
+        path.display()
+    )]
+    BaselineNotClean {
+        /// The fixture.
+        path: PathBuf,
+        /// The case.
+        case: String,
+        /// The sanitizer's first line.
+        line: String,
+    },
     /// The correct program does not build: there is nothing to compare mutants with.
     #[error("the correct program {} does not build ({recipe}): {log}", path.display())]
     BaselineNotBuilt {
@@ -91,6 +110,9 @@ pub struct AuditOptions {
     pub mutant_files: Option<PathBuf>,
     /// Grade the mutants under the cases' own limits, not the audit's tighter ones.
     pub own_limits: bool,
+    /// Build the correct program and the mutants with sanitizers ([`sanitize::FLAGS`]): a
+    /// sanitizer's report in a case's run kills a mutant whatever its output.
+    pub sanitize: bool,
     /// Say nothing while grading.
     pub quiet: bool,
 }
@@ -183,17 +205,15 @@ pub fn plan(assignment: &Assignment, options: &AuditOptions, marks: &Marks) -> R
 /// the roots are the entry points (`main`, Java's constructors and `@Override` methods), the
 /// functions some category grades (the driver calls them), and what the initial values of globals
 /// and fields name; a function the README marks wholly equivalent (`name()`: code no case can
-/// reach) is neither a root nor reached through. Trouble's `pieceAt`, which nothing calls, is one.
+/// reach, or runs only where the handout leaves the behaviour open, marked in either block) is
+/// neither a root nor reached through. Trouble's `pieceAt`, which nothing calls, is one.
 pub fn unreached_functions(
     functions: &[Function],
     mentioned_outside: &BTreeSet<String>,
     categories: &[FunctionCategories],
     marks: &Marks,
 ) -> BTreeSet<String> {
-    let marked = |f: &Function| {
-        marks.equivalent_functions.contains_key(&f.name)
-            || marks.equivalent_functions.contains_key(f.bare_name())
-    };
+    let marked = |f: &Function| marks.marks_function(&f.name) || marks.marks_function(f.bare_name());
     let placed: BTreeSet<&str> =
         categories.iter().filter(|f| !f.categories.is_empty()).map(|f| f.function.as_str()).collect();
     let mut reached: BTreeSet<&str> = BTreeSet::new();
@@ -350,11 +370,21 @@ fn external_mutants(
     Ok(mutants)
 }
 
-/// Audits the assignment's cases: grades the correct program, then every planned mutant, and reports.
+/// Audits the assignment's cases: grades the correct program, then every planned mutant, and
+/// reports. With `--sanitize`, both are built and run as [`sanitize::sanitized`] says, and the
+/// correct program must run sanitizer-clean.
 pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditReport, AuditError> {
     let started = Instant::now();
     let marks = Marks::read(assignment)?;
     let plan = plan(assignment, options, &marks)?;
+    let sanitized;
+    let assignment = if options.sanitize {
+        sanitized =
+            sanitize::sanitized(assignment, options.grade.containment).map_err(AuditError::Sanitize)?;
+        &sanitized
+    } else {
+        assignment
+    };
     crate::run::set_slot_count(options.jobs);
     let baseline = grade::grade_submission(assignment, &plan.submission, &options.grade)?;
     if let Some(build) = baseline.builds.iter().find(|b| b.status == BuildStatus::Error) {
@@ -363,6 +393,17 @@ pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditRep
             recipe: build.recipe.clone(),
             log: build.log.lines().take(5).collect::<Vec<_>>().join("\n"),
         });
+    }
+    if options.sanitize {
+        let reported =
+            baseline.cases.iter().find_map(|c| Some((c, sanitize::report_line(c.stderr.as_deref())?)));
+        if let Some((case, line)) = reported {
+            return Err(AuditError::BaselineNotClean {
+                path: options.fixture.clone(),
+                case: case.id.clone(),
+                line,
+            });
+        }
     }
     let (graded_with, audit_limits) = if options.own_limits {
         (assignment.clone(), Vec::new())
@@ -374,11 +415,12 @@ pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditRep
         let status = match graded {
             run::Graded::NotBuilt(_) => report::MutantStatus::NotBuilt,
             run::Graded::Error(_) => report::MutantStatus::Error,
-            _ if !report::survives(&baseline, graded) => report::MutantStatus::Killed,
-            _ if marks.equivalent_reason(&mutant.id, &mutant.function).is_some() => {
-                report::MutantStatus::Equivalent
-            }
-            _ => report::MutantStatus::Survived,
+            _ if !report::survives(&baseline, graded, options.sanitize) => report::MutantStatus::Killed,
+            _ => match marks.mark(&mutant.id, &mutant.function) {
+                Some((marks::MarkKind::Equivalent, _)) => report::MutantStatus::Equivalent,
+                Some((marks::MarkKind::Unobservable, _)) => report::MutantStatus::Unobservable,
+                None => report::MutantStatus::Survived,
+            },
         };
         progress.done(mutant, status);
     };
@@ -396,6 +438,7 @@ pub fn audit(assignment: &Assignment, options: &AuditOptions) -> Result<AuditRep
         audit_limits,
         regraded,
         seconds: started.elapsed().as_secs_f64(),
+        sanitize: options.sanitize,
         marks: &marks,
         function_categories: plan.function_categories.clone(),
         left_out_by_case: plan.left_out_by_case,

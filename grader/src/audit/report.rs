@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::marks::{FunctionCategories, Marks};
+use super::marks::{FunctionCategories, MarkKind, Marks};
 use super::mutate::{Mutant, Operator};
 use super::run::{AuditLimit, Graded};
 use crate::points::round;
@@ -50,6 +50,10 @@ pub struct AuditReport {
     pub containment: String,
     /// Seconds the audit took, the correct program's grading included.
     pub seconds: f64,
+    /// Whether the mutants and the correct program were built with sanitizers (`--sanitize`): a
+    /// sanitizer's report in a case's run then kills a mutant whatever its output.
+    #[serde(default)]
+    pub sanitize: bool,
     /// The cases whose limits the audit tightened for the mutants (empty with `--own-limits`).
     pub audit_limits: Vec<AuditLimit>,
     /// Mutants graded again because a case timed out under the tighter limit without looping (it
@@ -73,8 +77,20 @@ pub struct AuditReport {
     /// Ids (and `name()`s of functions) in the README's equivalent block that no mutant of this
     /// audit has (stale, or not sampled).
     pub equivalent_not_seen: Vec<String>,
-    /// Mutants marked equivalent in the README that a case kills: the mark is wrong.
+    /// Mutants marked equivalent in the README that a case kills: the mark is wrong (of the wrong
+    /// kind where only a sanitizer's report killed it: see [`Kill::sanitizer`]).
     pub equivalent_but_killed: Vec<String>,
+    /// Ids (and `name()`s) in the README's unobservable block that no mutant of this audit has.
+    #[serde(default)]
+    pub unobservable_not_seen: Vec<String>,
+    /// Mutants marked unobservable that a case kills in an audit without sanitizers: the mark is wrong.
+    #[serde(default)]
+    pub unobservable_but_killed: Vec<String>,
+    /// Mutants marked unobservable that the sanitizer build kills (`--sanitize`): a sanitizer's
+    /// report, or the pattern that build fills local variables with (a read before a variable is
+    /// set then shows), tells their undefined behaviour; the mark is right.
+    #[serde(default)]
+    pub unobservable_killed_by_sanitizer: Vec<String>,
     /// Every mutant graded, in source order.
     pub mutants: Vec<MutantOutcome>,
 }
@@ -110,25 +126,41 @@ pub struct Totals {
     pub survived: usize,
     /// Built mutants no case noticed, marked equivalent in the README.
     pub equivalent: usize,
+    /// Built mutants no case noticed, marked unobservable in the README: they differ from the
+    /// correct program only through undefined behaviour or in what the handout leaves open.
+    #[serde(default)]
+    pub unobservable: usize,
+    /// Killed mutants that a sanitizer's report killed in some case (`--sanitize`; counted in `killed`).
+    #[serde(default)]
+    pub killed_by_sanitizer: usize,
     /// killed / built, in percent (none when nothing built).
     pub score: Option<f64>,
-    /// killed / (built - equivalent), in percent: the score the cases are held to.
+    /// killed / (built - equivalent), in percent: the unobservable count as survivors here.
     pub score_without_equivalent: Option<f64>,
+    /// killed / (built - equivalent - unobservable), that is killed / (killed + survived), in
+    /// percent: over the mutants some case may show, the score the cases are held to.
+    #[serde(default)]
+    pub score_without_equivalent_or_unobservable: Option<f64>,
 }
 
 impl Totals {
-    fn add(&mut self, status: MutantStatus) {
+    fn add(&mut self, outcome: &MutantOutcome) {
         self.sampled += 1;
-        match status {
+        match outcome.status {
             MutantStatus::NotBuilt => self.not_built += 1,
             MutantStatus::Error => self.errors += 1,
             MutantStatus::Killed => self.killed += 1,
             MutantStatus::Survived => self.survived += 1,
             MutantStatus::Equivalent => self.equivalent += 1,
+            MutantStatus::Unobservable => self.unobservable += 1,
         }
-        self.built = self.killed + self.survived + self.equivalent;
+        if outcome.status == MutantStatus::Killed && outcome.killed_by.iter().any(|k| k.sanitizer.is_some()) {
+            self.killed_by_sanitizer += 1;
+        }
+        self.built = self.killed + self.survived + self.equivalent + self.unobservable;
         self.score = percent(self.killed, self.built);
-        self.score_without_equivalent = percent(self.killed, self.killed + self.survived);
+        self.score_without_equivalent = percent(self.killed, self.built - self.equivalent);
+        self.score_without_equivalent_or_unobservable = percent(self.killed, self.killed + self.survived);
     }
 }
 
@@ -237,6 +269,9 @@ pub enum MutantStatus {
     Survived,
     /// No case noticed it, and the README marks it equivalent.
     Equivalent,
+    /// No case noticed it, and the README marks it unobservable: it differs only through undefined
+    /// behaviour or in what the handout leaves open, which no case may grade.
+    Unobservable,
     /// It did not build.
     NotBuilt,
     /// The grader failed on it.
@@ -250,6 +285,7 @@ impl MutantStatus {
             MutantStatus::Killed => "killed",
             MutantStatus::Survived => "survived",
             MutantStatus::Equivalent => "equivalent",
+            MutantStatus::Unobservable => "unobservable",
             MutantStatus::NotBuilt => "not built",
             MutantStatus::Error => "grader error",
         }
@@ -274,6 +310,10 @@ pub struct Kill {
     pub status: CaseStatus,
     /// Points lost on it.
     pub points: f64,
+    /// The first line of a sanitizer's report in its stderr (`--sanitize`): undefined behaviour,
+    /// a kill whatever the output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sanitizer: Option<String>,
 }
 
 /// One mutant and what the cases made of it.
@@ -284,7 +324,8 @@ pub struct MutantOutcome {
     pub mutant: Mutant,
     /// How it came out.
     pub status: MutantStatus,
-    /// Why it is equivalent (the README's reason), why it did not build, or the grader's error.
+    /// Why it is equivalent or unobservable (the README's reason), why it did not build, or the
+    /// grader's error.
     pub reason: Option<String>,
     /// Points lost against the correct program.
     pub points_lost: f64,
@@ -299,16 +340,19 @@ pub struct MutantOutcome {
 }
 
 /// Compares a mutant's grading with the correct program's: the cases that differ (another status,
-/// or fewer points) and the categories that lost points.
-pub fn compare(baseline: &Report, report: &Report) -> (Vec<Kill>, Vec<Charge>) {
+/// fewer points or, when `sanitize`, a sanitizer's report on stderr) and the categories that lost
+/// points.
+pub fn compare(baseline: &Report, report: &Report, sanitize: bool) -> (Vec<Kill>, Vec<Charge>) {
     let mut kills = Vec::new();
     for case in &report.cases {
         let Some(base) = baseline.cases.iter().find(|b| b.id == case.id) else { continue };
-        if case.status != base.status || case.score < base.score - EPSILON {
+        let sanitizer = if sanitize { super::sanitize::report_line(case.stderr.as_deref()) } else { None };
+        if case.status != base.status || case.score < base.score - EPSILON || sanitizer.is_some() {
             kills.push(Kill {
                 case: case.id.clone(),
                 status: case.status,
                 points: round((base.score - case.score).max(0.0)),
+                sanitizer,
             });
         }
     }
@@ -324,8 +368,8 @@ pub fn compare(baseline: &Report, report: &Report) -> (Vec<Kill>, Vec<Charge>) {
 }
 
 /// Whether no case noticed the mutant.
-pub fn survives(baseline: &Report, graded: &Graded) -> bool {
-    matches!(graded, Graded::Report(report) if compare(baseline, report).0.is_empty())
+pub fn survives(baseline: &Report, graded: &Graded, sanitize: bool) -> bool {
+    matches!(graded, Graded::Report(report) if compare(baseline, report, sanitize).0.is_empty())
 }
 
 /// What the audit ran on, for the report's header.
@@ -346,6 +390,8 @@ pub struct Setting<'a> {
     pub left_out_by_case: usize,
     /// Functions nothing reaches.
     pub unreached: Vec<String>,
+    /// Built with sanitizers (`--sanitize`).
+    pub sanitize: bool,
     /// The tightened limits.
     pub audit_limits: Vec<AuditLimit>,
     /// Mutants graded twice (see [`AuditReport::regraded`]).
@@ -371,8 +417,11 @@ pub fn build(
         setting.function_categories.iter().map(|f| (f.function.as_str(), f)).collect();
     let mut outcomes = Vec::new();
     let mut equivalent_but_killed = Vec::new();
+    let mut unobservable_but_killed = Vec::new();
+    let mut unobservable_killed_by_sanitizer = Vec::new();
     for (mutant, graded) in mutants.into_iter().zip(graded) {
-        let marked = setting.marks.equivalent_reason(&mutant.id, &mutant.function).map(str::to_owned);
+        let marked =
+            setting.marks.mark(&mutant.id, &mutant.function).map(|(kind, why)| (kind, why.to_owned()));
         let mut outcome = MutantOutcome {
             status: MutantStatus::Error,
             reason: None,
@@ -390,14 +439,23 @@ pub fn build(
             }
             Graded::Error(why) => outcome.reason = Some(why),
             Graded::Report(report) => {
-                let (kills, charges) = compare(baseline, &report);
+                let (kills, charges) = compare(baseline, &report, setting.sanitize);
                 if kills.is_empty() {
-                    outcome.status =
-                        if marked.is_some() { MutantStatus::Equivalent } else { MutantStatus::Survived };
-                    outcome.reason = marked;
+                    outcome.status = match &marked {
+                        None => MutantStatus::Survived,
+                        Some((MarkKind::Equivalent, _)) => MutantStatus::Equivalent,
+                        Some((MarkKind::Unobservable, _)) => MutantStatus::Unobservable,
+                    };
+                    outcome.reason = marked.map(|(_, why)| why);
                 } else {
-                    if marked.is_some() {
-                        equivalent_but_killed.push(outcome.mutant.id.clone());
+                    let id = outcome.mutant.id.clone();
+                    match marked.map(|(kind, _)| kind) {
+                        None => {}
+                        Some(MarkKind::Equivalent) => equivalent_but_killed.push(id),
+                        Some(MarkKind::Unobservable) if setting.sanitize => {
+                            unobservable_killed_by_sanitizer.push(id)
+                        }
+                        Some(MarkKind::Unobservable) => unobservable_but_killed.push(id),
                     }
                     outcome.status = MutantStatus::Killed;
                     outcome.points_lost = round((baseline.score - report.score).max(0.0));
@@ -424,9 +482,9 @@ pub fn build(
     let mut by_operator: BTreeMap<Operator, Totals> = BTreeMap::new();
     let mut by_function: BTreeMap<&str, Totals> = BTreeMap::new();
     for outcome in &outcomes {
-        totals.add(outcome.status);
-        by_operator.entry(outcome.mutant.operator).or_default().add(outcome.status);
-        by_function.entry(outcome.mutant.function.as_str()).or_default().add(outcome.status);
+        totals.add(outcome);
+        by_operator.entry(outcome.mutant.operator).or_default().add(outcome);
+        by_function.entry(outcome.mutant.function.as_str()).or_default().add(outcome);
     }
     let operators =
         by_operator.into_iter().map(|(operator, totals)| OperatorLine { operator, totals }).collect();
@@ -482,7 +540,7 @@ pub fn build(
             let totals = (!graded.is_empty()).then(|| {
                 let mut totals = Totals::default();
                 for outcome in outcomes.iter().filter(|o| graded.contains(&o.mutant.function)) {
-                    totals.add(outcome.status);
+                    totals.add(outcome);
                 }
                 totals
             });
@@ -544,21 +602,18 @@ pub fn build(
         .iter()
         .flat_map(|o| [o.mutant.function.as_str(), o.mutant.function.rsplit('.').next().unwrap_or("")])
         .collect();
-    let equivalent_not_seen = setting
-        .marks
-        .equivalent
-        .keys()
-        .filter(|id| !seen.contains(id.as_str()))
-        .cloned()
-        .chain(
-            setting
-                .marks
-                .equivalent_functions
-                .keys()
-                .filter(|f| !functions_seen.contains(f.as_str()))
-                .map(|f| format!("{f}()")),
-        )
-        .collect();
+    let not_seen = |ids: &BTreeMap<String, String>, functions: &BTreeMap<String, String>| -> Vec<String> {
+        ids.keys()
+            .filter(|id| !seen.contains(id.as_str()))
+            .cloned()
+            .chain(
+                functions.keys().filter(|f| !functions_seen.contains(f.as_str())).map(|f| format!("{f}()")),
+            )
+            .collect()
+    };
+    let marks = setting.marks;
+    let equivalent_not_seen = not_seen(&marks.equivalent, &marks.equivalent_functions);
+    let unobservable_not_seen = not_seen(&marks.unobservable, &marks.unobservable_functions);
 
     AuditReport {
         grader_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -573,6 +628,7 @@ pub fn build(
         jobs: setting.jobs,
         containment: baseline.containment.to_string(),
         seconds: round(setting.seconds),
+        sanitize: setting.sanitize,
         audit_limits: setting.audit_limits,
         regraded: setting.regraded,
         baseline: Baseline {
@@ -588,6 +644,9 @@ pub fn build(
         cost,
         equivalent_not_seen,
         equivalent_but_killed,
+        unobservable_not_seen,
+        unobservable_but_killed,
+        unobservable_killed_by_sanitizer,
         mutants: outcomes,
     }
 }
@@ -648,4 +707,64 @@ pub fn show_percent(value: Option<f64>) -> String {
 pub fn render_json(report: &AuditReport) -> String {
     let json = serde_json::to_string_pretty(report).expect("the report serialises");
     crate::report::escape::json(&json) + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(status: MutantStatus, sanitizer: bool) -> MutantOutcome {
+        let kill = Kill {
+            case: "c".to_owned(),
+            status: CaseStatus::Failed,
+            points: 1.0,
+            sanitizer: sanitizer.then(|| "AddressSanitizer: global-buffer-overflow".to_owned()),
+        };
+        MutantOutcome {
+            mutant: Mutant {
+                id: "ror-00000000".to_owned(),
+                file: "main.c".to_owned(),
+                line: 1,
+                column: 1,
+                function: "f".to_owned(),
+                operator: Operator::Relational,
+                original: "<".to_owned(),
+                replacement: "<=".to_owned(),
+                diff: String::new(),
+                made_by: None,
+                change: Default::default(),
+            },
+            status,
+            reason: None,
+            points_lost: 0.0,
+            percent_lost: 0.0,
+            charged: Vec::new(),
+            killed_by: if status == MutantStatus::Killed { vec![kill] } else { Vec::new() },
+            outside: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_three_scores_set_aside_the_equivalent_then_the_unobservable_too() {
+        let mut totals = Totals::default();
+        let statuses = [
+            (MutantStatus::Killed, 5, false),
+            (MutantStatus::Killed, 1, true),
+            (MutantStatus::Survived, 1, false),
+            (MutantStatus::Equivalent, 2, false),
+            (MutantStatus::Unobservable, 1, false),
+            (MutantStatus::NotBuilt, 1, false),
+        ];
+        for (status, count, sanitizer) in statuses {
+            for _ in 0..count {
+                totals.add(&outcome(status, sanitizer));
+            }
+        }
+        assert_eq!((totals.sampled, totals.built, totals.killed, totals.killed_by_sanitizer), (11, 10, 6, 1));
+        assert_eq!((totals.equivalent, totals.unobservable), (2, 1));
+        // 6 of 10 built; 6 of the 8 not equivalent (the unobservable one a survivor); 6 of 7.
+        assert_eq!(totals.score, Some(60.0));
+        assert_eq!(totals.score_without_equivalent, Some(75.0));
+        assert_eq!(totals.score_without_equivalent_or_unobservable, Some(85.71));
+    }
 }

@@ -278,7 +278,7 @@ impl Progress {
             MutantStatus::NotBuilt => Some(&self.not_built),
             MutantStatus::Survived => Some(&self.survived),
             MutantStatus::Killed => Some(&self.killed),
-            MutantStatus::Equivalent | MutantStatus::Error => None,
+            MutantStatus::Equivalent | MutantStatus::Unobservable | MutantStatus::Error => None,
         };
         if let Some(counter) = counter {
             counter.fetch_add(1, Ordering::SeqCst);

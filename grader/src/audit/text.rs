@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::report::{show_percent, AuditReport, CaseLine, MutantOutcome, MutantStatus, Totals};
+use super::report::{show_percent, AuditReport, CaseLine, Kill, MutantOutcome, MutantStatus, Totals};
 
 /// Renders the report as text for a terminal or a file: the score, the scores per operator and
 /// category, the survivors as diffs grouped by function, the cases, the costs.
@@ -37,20 +37,16 @@ pub fn render_text(report: &AuditReport) -> String {
         }
     );
     let _ = writeln!(out);
+    let _ = writeln!(out, "Score: {}", score_words(t));
     let _ = writeln!(
         out,
-        "Score: {} killed / {} built = {} ({} without the {} marked equivalent)",
-        t.killed,
-        t.built,
-        show_percent(t.score),
-        show_percent(t.score_without_equivalent),
-        t.equivalent
+        "{} mutants made, {} graded: {} killed, {} survived, {} equivalent, {} unobservable, {} did not build, \
+         {} grader errors",
+        t.generated, t.sampled, t.killed, t.survived, t.equivalent, t.unobservable, t.not_built, t.errors
     );
-    let _ = writeln!(
-        out,
-        "{} mutants made, {} graded: {} killed, {} survived, {} equivalent, {} did not build, {} grader errors",
-        t.generated, t.sampled, t.killed, t.survived, t.equivalent, t.not_built, t.errors
-    );
+    if report.sanitize {
+        let _ = writeln!(out, "{}", sanitize_note(report));
+    }
     let unreached: std::collections::BTreeSet<String> = report.unreached.iter().cloned().collect();
     for note in plan_notes(report.left_out_by_case, &unreached) {
         let _ = writeln!(out, "{}", clean(&note));
@@ -104,8 +100,10 @@ pub fn render_text(report: &AuditReport) -> String {
         let _ = writeln!(out, "  {}: {}", clean(&f.categories.function), clean(&f.categories.how));
     }
 
-    let _ =
-        writeln!(out, "\nSurvivors (defects no case notices, or equivalent mutants to mark in the README):");
+    let _ = writeln!(
+        out,
+        "\nSurvivors (defects no case notices, or mutants to mark in the README: equivalent, or unobservable):"
+    );
     let survivors = report.by_function(MutantStatus::Survived);
     if survivors.is_empty() {
         let _ = writeln!(out, "  none");
@@ -116,10 +114,20 @@ pub fn render_text(report: &AuditReport) -> String {
             mutant_block(&mut out, o, "    ");
         }
     }
-    let equivalent = report.by_function(MutantStatus::Equivalent);
-    if !equivalent.is_empty() {
-        let _ = writeln!(out, "\nMarked equivalent in the README:");
-        for (function, list) in equivalent {
+    for (status, heading) in [
+        (MutantStatus::Equivalent, "Marked equivalent in the README"),
+        (
+            MutantStatus::Unobservable,
+            "Marked unobservable in the README (no case may show them: undefined behaviour, or what the \
+             handout leaves open)",
+        ),
+    ] {
+        let marked = report.by_function(status);
+        if marked.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n{heading}:");
+        for (function, list) in marked {
             for o in list {
                 let _ = writeln!(
                     out,
@@ -133,19 +141,24 @@ pub fn render_text(report: &AuditReport) -> String {
             }
         }
     }
-    if !report.equivalent_but_killed.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nMarked equivalent but killed (wrong marks): {}",
-            report.equivalent_but_killed.join(", ")
-        );
+    for (ids, what) in mark_notes(report) {
+        let _ = writeln!(out, "\n{what}: {}", ids.join(", "));
     }
-    if !report.equivalent_not_seen.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nMarked equivalent but not among these mutants (stale, or not sampled): {}",
-            report.equivalent_not_seen.join(", ")
-        );
+    if report.sanitize {
+        let killed = killed_by_sanitizer(report);
+        let _ = writeln!(out, "\nKilled by a sanitizer's report ({}):", killed.len());
+        for (o, kill) in killed {
+            let _ = writeln!(
+                out,
+                "  {} {}:{} {} in {}: {}",
+                o.mutant.id,
+                clean(&o.mutant.file),
+                o.mutant.line,
+                clean(&o.mutant.function),
+                clean(&kill.case),
+                clean(kill.sanitizer.as_deref().unwrap_or_default())
+            );
+        }
     }
 
     let _ = writeln!(out, "\nCases that kill no mutant:");
@@ -206,16 +219,90 @@ pub(super) fn plan_notes(
     notes
 }
 
+/// The three scores in words, each saying what it is over: `7 killed / 8 built = 87.5%; 100.0%
+/// without the 1 equivalent (the 0 unobservable counted as survivors); 100.0% without the
+/// equivalent and the 0 unobservable (the score the cases are held to)`.
+pub(super) fn score_words(t: &Totals) -> String {
+    format!(
+        "{} killed / {} built = {}; {} without the {} equivalent (the {} unobservable counted as survivors); \
+         {} without the equivalent and the {} unobservable (the score the cases are held to)",
+        t.killed,
+        t.built,
+        show_percent(t.score),
+        show_percent(t.score_without_equivalent),
+        t.equivalent,
+        t.unobservable,
+        show_percent(t.score_without_equivalent_or_unobservable),
+        t.unobservable
+    )
+}
+
+/// What `--sanitize` did, in a line.
+pub(super) fn sanitize_note(report: &AuditReport) -> String {
+    format!(
+        "sanitizers (--sanitize: {}): {} of the {} killed mutants were killed by a sanitizer's report; {} marked \
+         unobservable are killed in this build",
+        super::sanitize::FLAGS.join(" "),
+        report.totals.killed_by_sanitizer,
+        report.totals.killed,
+        report.unobservable_killed_by_sanitizer.len()
+    )
+}
+
+/// The killed mutants a sanitizer's report killed, each with the first case whose run had one.
+pub(super) fn killed_by_sanitizer(report: &AuditReport) -> Vec<(&MutantOutcome, &Kill)> {
+    report
+        .mutants
+        .iter()
+        .filter(|o| o.status == MutantStatus::Killed)
+        .filter_map(|o| Some((o, o.killed_by.iter().find(|k| k.sanitizer.is_some())?)))
+        .collect()
+}
+
+/// The README's marks that this audit contradicts or did not meet: `(ids, what)`, the empty ones left out.
+pub(super) fn mark_notes(report: &AuditReport) -> Vec<(Vec<String>, &'static str)> {
+    let by_sanitizer =
+        |id: &String| report.mutant(id).is_some_and(|o| o.killed_by.iter().any(|k| k.sanitizer.is_some()));
+    let (sanitized, wrong): (Vec<String>, Vec<String>) =
+        report.equivalent_but_killed.iter().cloned().partition(by_sanitizer);
+    [
+        (wrong, "Marked equivalent but killed (wrong marks)"),
+        (sanitized, "Marked equivalent but a sanitizer reports undefined behaviour (mark them unobservable)"),
+        (
+            report.equivalent_not_seen.clone(),
+            "Marked equivalent but not among these mutants (stale, or not sampled)",
+        ),
+        (
+            report.unobservable_but_killed.clone(),
+            "Marked unobservable but killed with no sanitizer's report (wrong marks)",
+        ),
+        (
+            report.unobservable_killed_by_sanitizer.clone(),
+            "Marked unobservable and killed in the sanitizer build (--sanitize: the marks are right)",
+        ),
+        (
+            report.unobservable_not_seen.clone(),
+            "Marked unobservable but not among these mutants (stale, or not sampled)",
+        ),
+    ]
+    .into_iter()
+    .filter(|(ids, _)| !ids.is_empty())
+    .collect()
+}
+
 fn totals_line(t: &Totals) -> String {
     format!(
-        "{:>4} built, {:>4} killed, {:>3} survived, {:>3} equivalent, {:>3} not built: {} ({} without equivalents)",
+        "{:>4} built, {:>4} killed, {:>3} survived, {:>3} equivalent, {:>3} unobservable, {:>3} not built: {} \
+         ({} without equivalents; {} without unobservable too)",
         t.built,
         t.killed,
         t.survived,
         t.equivalent,
+        t.unobservable,
         t.not_built,
         show_percent(t.score),
-        show_percent(t.score_without_equivalent)
+        show_percent(t.score_without_equivalent),
+        show_percent(t.score_without_equivalent_or_unobservable)
     )
 }
 
@@ -246,6 +333,10 @@ fn mutant_block(out: &mut String, o: &MutantOutcome, indent: &str) {
         let _ = write!(what, ": loses {:.2} ({:.1}%): {}", o.points_lost, o.percent_lost, charged.join(", "));
         if !o.outside.is_empty() {
             let _ = write!(what, "; outside its function's categories: {}", clean(&o.outside.join(", ")));
+        }
+        if let Some(kill) = o.killed_by.iter().find(|k| k.sanitizer.is_some()) {
+            let line = kill.sanitizer.as_deref().unwrap_or_default();
+            let _ = write!(what, "; sanitizer in {}: {}", clean(&kill.case), clean(line));
         }
     }
     let _ = writeln!(out, "{what}");
