@@ -66,6 +66,10 @@ pub struct Report {
     pub hidden: Option<HiddenCases>,
     /// Categories graded by hand, with their points.
     pub pending: Vec<PendingCategory>,
+    /// Points a class's gradebook takes off this submission for lateness (`[late] penalty`), set where
+    /// a class's report is shown (`grader show`); zero otherwise.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub late_points: f64,
     /// One entry per build recipe used.
     pub builds: Vec<BuildReport>,
     /// What the assignment's probe found, when it has one.
@@ -80,16 +84,28 @@ pub struct Report {
 }
 
 impl Report {
-    /// The total with the hand grades given, and the points it is out of, as the gradebook has
-    /// them: the automated points and every category graded by hand (one still pending counts 0).
-    /// `None` when no hand grade is given.
+    /// The total as a class's gradebook has it, and the points it is out of: the automated points,
+    /// the hand grades given (a category still pending counts 0, its points in the maximum) and the
+    /// late penalty taken off. `None` when no hand grade is given and nothing is taken off.
     pub fn total_with_hand_grades(&self) -> Option<(f64, f64)> {
         let given: f64 = self.pending.iter().filter_map(|p| p.given.as_ref()).map(|g| g.points).sum();
-        if self.pending.iter().all(|p| p.given.is_none()) {
+        if self.pending.iter().all(|p| p.given.is_none()) && self.late_points == 0.0 {
             return None;
         }
         let of: f64 = self.pending.iter().map(|p| p.points).sum();
-        Some((crate::points::round(self.score + given), crate::points::round(self.max_score + of)))
+        Some((
+            crate::points::round(self.score + given - self.late_points),
+            crate::points::round(self.max_score + of),
+        ))
+    }
+
+    /// `; 8.60 off for lateness` when the gradebook takes points off, else nothing.
+    pub fn late_phrase(&self) -> String {
+        if self.late_points > 0.0 {
+            format!("; {:.2} off for lateness", self.late_points)
+        } else {
+            String::new()
+        }
     }
 
     /// Points of the categories graded by hand that have no grade yet.

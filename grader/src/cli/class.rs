@@ -441,6 +441,13 @@ pub(super) fn show(cases: &Path, args: ShowArgs) -> anyhow::Result<u8> {
             .get(&id, &category.id)
             .map(|grade| crate::report::HandGrade { points: grade.points, comment: grade.comment.clone() });
     }
+    // And the late penalty, computed as the gradebook computes it (on the total with those grades).
+    if let Some(mut record) =
+        crate::export::read_records(&class).map_err(batch_error)?.into_iter().find(|r| r.id == id)
+    {
+        record.apply_manual(&hand);
+        parsed.late_points = record.penalty();
+    }
     let verbosity = Selection { case_patterns: Vec::new(), quiet, verbose, seed: None }.verbosity();
     emit(&render(&parsed, format, student_view, verbosity), None)?;
     Ok(EXIT_OK)

@@ -308,6 +308,7 @@ impl Started<'_> {
             max_score: max_total,
             hidden,
             pending,
+            late_points: 0.0,
             builds: builds
                 .values()
                 .map(|b| BuildReport {

@@ -295,6 +295,7 @@ mod tests {
             max_score: 20.0,
             hidden: None,
             pending: Vec::new(),
+            late_points: 0.0,
             builds: vec![BuildReport {
                 recipe: "driver".to_owned(),
                 status: BuildStatus::Error,

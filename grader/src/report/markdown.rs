@@ -30,10 +30,11 @@ pub fn render_markdown(report: &Report) -> String {
         Some((total, of)) => {
             let _ = writeln!(
                 out,
-                "## {}: {total:.2} / {of:.2} points with the hand grades ({:.2} / {:.2} automated){bonus}{scope}\n",
+                "## {}: {total:.2} / {of:.2} points with the hand grades ({:.2} / {:.2} automated{}){bonus}{scope}\n",
                 inline(&report.title),
                 report.score,
-                report.max_score
+                report.max_score,
+                report.late_phrase()
             );
         }
         None => {
@@ -487,6 +488,7 @@ mod tests {
                 points: 10.0,
                 given: None,
             }],
+            late_points: 0.0,
             builds: vec![BuildReport {
                 recipe: "game".to_owned(),
                 status: BuildStatus::Ok,

@@ -95,6 +95,7 @@ pub(crate) fn hostile_report() -> Report {
         submission: format!("students/{HOSTILE}"),
         score: 2.0,
         max_score: 10.0,
+        late_points: 0.0,
         builds: vec![
             build(
                 "game",
@@ -164,6 +165,7 @@ pub(crate) fn bonus_report() -> Report {
         max_score: 5.0,
         hidden: None,
         pending: Vec::new(),
+        late_points: 0.0,
         builds: Vec::new(),
         probe: None,
         categories: vec![category("play", 5.0, 5.0, 1, 1, false), category("cube", 2.5, 5.0, 1, 2, true)],

@@ -70,6 +70,7 @@ fn report(cases: Vec<CaseReport>) -> Report {
         max_score: 0.0,
         hidden: None,
         pending: Vec::new(),
+        late_points: 0.0,
         builds: Vec::new(),
         probe: None,
         categories: Vec::new(),
@@ -228,4 +229,45 @@ fn a_json_report_holds_no_raw_control_character_and_reads_back_the_same() {
 #[test]
 fn a_fence_shows_control_characters_and_keeps_tabs_and_lines() {
     assert_eq!(markdown_fence("\x1b[2J```\r\n\tnext\x07"), "````text\n\\e[2J```\\r\n\tnext\\x07\n````\n");
+}
+
+#[test]
+fn a_class_report_shows_the_gradebooks_total_with_hand_grades_and_the_late_penalty() {
+    // 70 of 80 automated; style 6 of 10 given, survey 10 pending; 7.60 off for lateness.
+    let mut report = report(Vec::new());
+    (report.score, report.max_score) = (70.0, 80.0);
+    report.pending = ["style", "survey"]
+        .iter()
+        .map(|id| PendingCategory { id: (*id).into(), title: "t".into(), points: 10.0, given: None })
+        .collect();
+    assert_eq!(report.total_with_hand_grades(), None, "nothing given, nothing taken off");
+    report.pending[0].given = Some(HandGrade { points: 6.0, comment: Some("no function comments".into()) });
+    report.late_points = 7.6;
+    assert_eq!(report.total_with_hand_grades(), Some((68.4, 100.0)));
+    let styled = render_text(&report, TextOptions { diffs: false, verbosity: Verbosity::Normal });
+    // Without the terminal's styles.
+    let mut text = String::new();
+    let mut rest = styled.as_str();
+    while let Some(at) = rest.find('\x1b') {
+        text.push_str(&rest[..at]);
+        rest = rest[at..].split_once('m').map_or("", |(_, after)| after);
+    }
+    text.push_str(rest);
+    assert!(
+        text.contains(
+            "Score: 68.40 / 100.00 with the hand grades (70.00 / 80.00 automated; 7.60 off for lateness); 10 of them graded by hand, not given yet"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("6.00 /  10.00   graded by hand  t: no function comments"), "{text}");
+    let markdown = render_markdown(&report);
+    assert!(
+        markdown.contains(
+            ": 68.40 / 100.00 points with the hand grades (70.00 / 80.00 automated; 7.60 off for lateness)"
+        ),
+        "{markdown}"
+    );
+    // Kept through JSON; an older report without them still loads.
+    let back: Report = serde_json::from_str(&render_json(&report)).unwrap();
+    assert_eq!((back.late_points, back.pending[0].given.clone()), (7.6, report.pending[0].given.clone()));
 }

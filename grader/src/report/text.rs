@@ -247,8 +247,10 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
         // The total the gradebook has: the automated points and the hand grades given.
         let _ = write!(
             out,
-            "\n{BOLD}Score:{BOLD:#} {style}{total:.2}{style:#} / {of:.2} with the hand grades ({:.2} / {:.2} automated)",
-            report.score, report.max_score
+            "\n{BOLD}Score:{BOLD:#} {style}{total:.2}{style:#} / {of:.2} with the hand grades ({:.2} / {:.2} automated{})",
+            report.score,
+            report.max_score,
+            report.late_phrase()
         );
         if let Some(bonus) = report.bonus_phrase() {
             let _ = write!(out, " ({bonus})");
@@ -384,8 +386,10 @@ fn render_quiet(report: &Report) -> String {
             let _ = writeln!(
                 out,
                 "{BOLD}{what}:{BOLD:#} {style}{total:.2}{style:#} / {of:.2} with the hand grades ({:.2} / {:.2} \
-                 automated){bonus}",
-                report.score, report.max_score
+                 automated{}){bonus}",
+                report.score,
+                report.max_score,
+                report.late_phrase()
             );
         }
         None => {
