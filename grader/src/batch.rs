@@ -121,6 +121,10 @@ pub struct BatchInfo {
     /// graded with `--assignment PATH` rather than an id under the cases folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assignment_dir: Option<PathBuf>,
+    /// The banner of class files that hold only part of the class (see [`Gradebook::partial`]), kept
+    /// so that class files written again later (a hand grade saved in `grader review`) keep it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
 }
 
 /// How to grade a class.
@@ -270,7 +274,7 @@ pub fn student_dir_name(id: &str) -> String {
 }
 
 /// Hash of everything in the assignment's folder and the shared one: a change to any case re-grades.
-fn assignment_key(assignment: &Assignment) -> String {
+pub(crate) fn assignment_key(assignment: &Assignment) -> String {
     let mut hasher = blake3::Hasher::new();
     hasher.update(env!("CARGO_PKG_VERSION").as_bytes());
     let common = assignment.dir.parent().map(|p| p.join("common"));
@@ -288,7 +292,7 @@ fn assignment_key(assignment: &Assignment) -> String {
     hasher.finalize().to_hex().to_string()
 }
 
-fn student_key(assignment_key: &str, entry: &Entry) -> String {
+pub(crate) fn student_key(assignment_key: &str, entry: &Entry) -> String {
     let mut hasher = blake3::Hasher::new();
     hasher.update(assignment_key.as_bytes());
     match &entry.files {
@@ -389,6 +393,7 @@ pub fn run_batch(
         grader_version: env!("CARGO_PKG_VERSION").to_owned(),
         root: std::path::absolute(root).ok().map(|r| r.canonicalize().unwrap_or(r)),
         assignment_dir: Some(assignment.dir.clone()),
+        partial: None,
     };
     write_atomic(&info_path, &serde_json::to_vec_pretty(&info).expect("serialisable"))?;
 
@@ -517,7 +522,11 @@ pub fn run_batch(
     }
     let folders = std::slice::from_ref(&options.out);
     let (manual, hand_grades) = keep_hand_grades(assignment, folders, &options.out, &options.manual)?;
-    let book = write_class(assignment, folders, &options.out, Some(&ids), &manual, partial)?;
+    if partial.is_some() {
+        let info = BatchInfo { partial: partial.clone(), ..info };
+        write_atomic(&info_path, &serde_json::to_vec_pretty(&info).expect("serialisable"))?;
+    }
+    let book = write_class(assignment, folders, &options.out, Some(&ids), &manual, partial, None)?;
     let mut statuses = BTreeMap::new();
     for record in &book.students {
         *statuses.entry(record.status.word().to_owned()).or_insert(0) += 1;
@@ -578,18 +587,21 @@ fn keep_hand_grades(
     out: &Path,
     given: &ManualGrades,
 ) -> Result<(ManualGrades, HandGradesKept), BatchError> {
+    std::fs::create_dir_all(out).map_err(|source| BatchError::Write { path: out.to_owned(), source })?;
+    // Held while the grades are read and written back: a `grader review` saving into the same
+    // folder waits, and neither loses the other's grade.
+    let _hold = crate::gradebook::HandGradesLock::take(out)
+        .map_err(|source| BatchError::Write { path: out.join(HAND_GRADES_FILE), source })?;
     let all = hand_grades(assignment, folders, given)?;
-    let path = out.join(HAND_GRADES_FILE);
-    if !all.is_empty() || path.exists() {
-        write_atomic(&path, all.to_csv().as_bytes())?;
-    }
+    all.write(out)?;
     let kept = HandGradesKept { kept: all.len() - given.len(), given: given.len() };
     Ok((all, kept))
 }
 
 /// Reads the records under the output folders (only `ids`' when given), merges the hand grades,
-/// writes each student's feedback into `out` and the class's files (with the `partial` banner, when
-/// they hold only part of the class); refuses a student graded in two folders.
+/// writes each student's feedback into `out` (only `feedback_of`'s when given: the one student whose
+/// hand grade changed) and the class's files (with the `partial` banner, when they hold only part of
+/// the class); refuses a student graded in two folders.
 pub fn write_class(
     assignment: &Assignment,
     folders: &[PathBuf],
@@ -597,6 +609,7 @@ pub fn write_class(
     ids: Option<&BTreeSet<String>>,
     manual: &ManualGrades,
     partial: Option<String>,
+    feedback_of: Option<&str>,
 ) -> Result<Gradebook, BatchError> {
     let mut records: BTreeMap<String, (Record, PathBuf)> = BTreeMap::new();
     for folder in folders {
@@ -620,7 +633,7 @@ pub fn write_class(
         }
     }
     let columns = gradebook::columns(assignment);
-    for (record, from) in records.values() {
+    for (record, from) in records.values().filter(|(r, _)| feedback_of.is_none_or(|id| r.id == id)) {
         let target = out.join(STUDENTS_DIR).join(student_dir_name(&record.id));
         if target != *from {
             for file in [RECORD_FILE, REPORT_FILE] {
@@ -703,7 +716,7 @@ pub fn merge(
         .collect();
     manual.check_students(&named)?;
     let (manual, hand_grades) = keep_hand_grades(assignment, folders, out, manual)?;
-    let book = write_class(assignment, folders, out, None, &manual, None)?;
+    let book = write_class(assignment, folders, out, None, &manual, None, None)?;
     let graded: BTreeSet<&str> = book.students.iter().map(|r| r.id.as_str()).collect();
     let roster: BTreeSet<&str> = infos.iter().flat_map(|i| i.roster.iter().map(String::as_str)).collect();
     let missing: Vec<String> = roster.difference(&graded).map(|s| s.to_string()).collect();
@@ -737,6 +750,7 @@ pub fn merge(
             .and_then(|first| first.root.clone())
             .filter(|r| infos.iter().all(|i| i.root.as_ref() == Some(r))),
         assignment_dir: Some(assignment.dir.clone()),
+        partial: None,
     };
     write_atomic(&out.join(BATCH_FILE), &serde_json::to_vec_pretty(&info).expect("serialisable"))?;
     Ok(MergeOutcome { students: book.students.len(), missing, missing_partitions, hand_grades })

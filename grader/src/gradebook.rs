@@ -5,6 +5,7 @@
 mod feedback;
 mod feedback_html;
 mod html;
+mod items;
 mod manual;
 mod summary;
 
@@ -15,7 +16,8 @@ pub use feedback_html::render_feedback_html;
 pub use html::render_class_html;
 // The similarity page is built the same way: one self-contained file under the same policy.
 pub(crate) use html::{escape as escape_html, page_head};
-pub use manual::{ManualGrade, ManualGrades, ManualGradesError, HAND_GRADES_FILE};
+pub use items::{points_with_items, RubricItem, RubricItems, RUBRIC_ITEMS_FILE};
+pub use manual::{HandGradesLock, ManualGrade, ManualGrades, ManualGradesError, HAND_GRADES_FILE};
 pub use summary::render_summary;
 
 use crate::load::{Assignment, Visibility};
@@ -292,7 +294,7 @@ impl Record {
         for category in &mut self.categories {
             if let Some(grade) = grades.get(&self.id, &category.id) {
                 category.score = Some(grade.points);
-                category.comment = grade.comment.clone();
+                category.comment = grades.shown_comment(&category.id, grade);
             }
         }
     }

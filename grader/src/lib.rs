@@ -30,6 +30,7 @@ pub mod load;
 pub mod pack;
 pub mod points;
 pub mod report;
+pub mod review;
 pub mod roster;
 pub mod run;
 pub mod score;

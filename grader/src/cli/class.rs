@@ -437,9 +437,10 @@ pub(super) fn show(cases: &Path, args: ShowArgs) -> anyhow::Result<u8> {
     let hand = crate::gradebook::ManualGrades::stored(&class, &assignment)
         .map_err(|e| batch_error(crate::batch::BatchError::Manual(e)))?;
     for category in &mut parsed.pending {
-        category.given = hand
-            .get(&id, &category.id)
-            .map(|grade| crate::report::HandGrade { points: grade.points, comment: grade.comment.clone() });
+        category.given = hand.get(&id, &category.id).map(|grade| crate::report::HandGrade {
+            points: grade.points,
+            comment: hand.shown_comment(&category.id, grade),
+        });
     }
     // And the late penalty, computed as the gradebook computes it (on the total with those grades).
     if let Some(mut record) =
@@ -455,7 +456,7 @@ pub(super) fn show(cases: &Path, args: ShowArgs) -> anyhow::Result<u8> {
 
 /// The assignment a class folder was graded for (its `batch.json` names it), whose rubric reads the
 /// hand grades kept there: the folder it was graded from, else the id under the cases folder.
-fn class_assignment(cases: &Path, class: &Path) -> anyhow::Result<load::Assignment> {
+pub(super) fn class_assignment(cases: &Path, class: &Path) -> anyhow::Result<load::Assignment> {
     let info: crate::batch::BatchInfo = std::fs::read(class.join(crate::gradebook::BATCH_FILE))
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())

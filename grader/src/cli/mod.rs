@@ -19,6 +19,7 @@ use crate::report::{self, HiddenVisibility, Report, TextOptions, Verbosity};
 mod assignments;
 mod class;
 mod doctor;
+mod review;
 
 use assignments::{bless, list};
 use doctor::doctor;
@@ -153,6 +154,9 @@ enum Command {
     /// the feedback files, named as its bulk feedback upload expects (or, `--to excel`, the gradebook
     /// with the byte-order mark Excel needs).
     Export(class::ExportArgs),
+    /// Hand-grade a class graded with `batch` in the browser: a local web app (address and token
+    /// printed on start) with each student's code beside the rubric and the automated results.
+    Review(review::ReviewArgs),
     /// Compare a class's submissions: which pairs share code beyond the assignment's base code, and
     /// where (similarity.csv, and similarity.html with each close pair side by side).
     Similarity(class::SimilarityArgs),
@@ -441,6 +445,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Show(args) => class::show(&cases, args),
         Command::Export(args) => class::export(&cases, args),
         Command::Similarity(args) => class::similarity(&cases, args),
+        Command::Review(args) => review::review(&cases, args),
         Command::Render { report, format, output, student_view, quiet, verbose, hidden_visibility } => {
             if hidden_visibility.is_some() && format != Format::Gradescope {
                 return Err(UsageError("--hidden-visibility is for --format gradescope".to_owned()).into());

@@ -366,7 +366,8 @@ fn a_terminal_escape_in_a_students_folder_name_reaches_no_class_file_raw() {
     let manual = ManualGrades::read(&given, &assignment).unwrap();
 
     let folders = [class.path().to_owned()];
-    let book = crate::batch::write_class(&assignment, &folders, class.path(), None, &manual, None).unwrap();
+    let book =
+        crate::batch::write_class(&assignment, &folders, class.path(), None, &manual, None, None).unwrap();
     assert_eq!(book.students[0].categories.iter().find(|c| c.id == "style").unwrap().score, Some(3.0));
     std::fs::write(class.path().join(HAND_GRADES_FILE), manual.to_csv()).unwrap();
     let files = [

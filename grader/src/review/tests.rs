@@ -1,0 +1,1 @@
+//! The review's routes, asked without a socket (tower's `oneshot`).
