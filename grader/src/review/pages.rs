@@ -275,7 +275,7 @@ fn code_file(name: &str, content: &[u8]) -> Markup {
     let lines = super::highlight::highlight(name, content);
     html! {
         details.file open {
-            summary { (shown(name)) " " span.lines { "(" (lines.len()) " lines)" } }
+            summary { (shown(name)) " " span.lines { "(" (lines.len()) @if lines.len() == 1 { " line)" } @else { " lines)" } } }
             table.source { tbody {
                 @for (i, line) in lines.into_iter().enumerate() {
                     tr { td.ln { (i + 1) } td { code { (line) } } }
