@@ -69,6 +69,34 @@ fn the_instructors_day_runs_as_the_readme_writes_it() {
     let ada = worksheet.lines().find(|l| l.starts_with("Participant 10001,")).unwrap();
     assert!(ada.starts_with("Participant 10001,Ada Lovelace,99.00,100.00,"), "{ada}");
     assert!(stderr.contains("5 of them have hand grades pending"), "{stderr}");
+
+    // The browser's way, as the walkthrough starts it (on any free port): a grade saved through the
+    // API the page uses is in the hand grades, the gradebook and what `grader show` prints.
+    let review = readme.split("```console\n$ ").nth(1).and_then(|b| b.lines().next()).unwrap();
+    assert_eq!(review, "grader review graded");
+    let mut args: Vec<&str> = review.split_whitespace().skip(1).collect();
+    args.extend(["--port", "0"]);
+    let server = common::Review::start(dir.path(), &args);
+    assert_eq!(server.request("GET", "/api/students", None, false).0, 401);
+    let grade = r#"{"id":"10003","category":"style","points":8,"comment":"tidy","ta":"ann"}"#;
+    let (status, _, body) = server.request("POST", "/api/hand-grades", Some(grade), true);
+    assert_eq!(status, 200, "{body}");
+    let hand = std::fs::read_to_string(graded.join("hand-grades.csv")).unwrap();
+    assert!(hand.contains("10003,style,8,tidy,ann,"), "{hand}");
+    let show = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(["show", "graded", "10003"])
+        .current_dir(dir.path())
+        .env("GRADER_CASES", common::repo().join("cases"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let show = String::from_utf8_lossy(&show.stdout);
+    assert!(
+        show.lines().any(|l| l.trim_start().starts_with("style")
+            && l.contains("8.00 /  10.00")
+            && l.ends_with("tidy")),
+        "{show}"
+    );
 }
 
 /// The README's table of assignments gives each one's case count as the code loads it (interactive

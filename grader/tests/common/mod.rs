@@ -340,3 +340,68 @@ pub fn hidden_input_names(assignment: &Assignment) -> Vec<String> {
         .map(|c| saved_input_name(&std::fs::read(c.stdin_path()).unwrap_or_default()))
         .collect()
 }
+
+/// A running `grader review`: its address (with the token), killed when dropped.
+pub struct Review {
+    child: std::process::Child,
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    /// The token it printed.
+    pub token: String,
+}
+
+impl Review {
+    /// Starts `grader <args>` (a `review` command line) in `dir` and reads the address it prints.
+    pub fn start(dir: &Path, args: &[&str]) -> Review {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
+            .args(args)
+            .current_dir(dir)
+            .env("GRADER_CASES", repo().join("cases"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let (base, token) =
+            line.trim().split_once("/?token=").unwrap_or_else(|| panic!("no address: {line:?}"));
+        Review { child, base: base.to_owned(), token: token.to_owned() }
+    }
+
+    /// Sends one request (HTTP/1.1, `Connection: close`) with the token as a bearer when `token`;
+    /// returns the status, the header lines and the body.
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        json: Option<&str>,
+        token: bool,
+    ) -> (u16, String, String) {
+        use std::io::{Read, Write};
+        let address = self.base.trim_start_matches("http://");
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        let body = json.unwrap_or("");
+        let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
+        if token {
+            request.push_str(&format!("Authorization: Bearer {}\r\n", self.token));
+        }
+        if json.is_some() {
+            request.push_str("Content-Type: application/json\r\n");
+        }
+        request.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        (status, head.to_owned(), body.to_owned())
+    }
+}
+
+impl Drop for Review {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
