@@ -52,7 +52,15 @@ pub(super) fn review(cases: &Path, args: ReviewArgs) -> anyhow::Result<u8> {
         let mut out = std::io::stdout();
         let _ = writeln!(out, "{address}");
         let _ = out.flush();
-        let _ = writeln!(anstream::stderr(), "grader review: open the address above; Ctrl-C stops");
+        let mut err = anstream::stderr();
+        if host.is_unspecified() {
+            let _ = writeln!(
+                err,
+                "grader review: listening on every address of this machine: from another one, put this \
+                 machine's name or address in place of {host}"
+            );
+        }
+        let _ = writeln!(err, "grader review: open the address above; Ctrl-C stops");
     })
     .map_err(|e| anyhow::anyhow!("grader review: cannot serve on {host}:{port}: {e}"))?;
     Ok(EXIT_OK)
