@@ -77,9 +77,9 @@ fn the_instructors_day_runs_as_the_readme_writes_it() {
     let mut args: Vec<&str> = review.split_whitespace().skip(1).collect();
     args.extend(["--port", "0"]);
     let server = common::Review::start(dir.path(), &args);
-    assert_eq!(server.request("GET", "/api/students", None, false).0, 401);
+    assert_eq!(server.request("GET", "/api/students", None, None).0, 401);
     let grade = r#"{"id":"10003","category":"style","points":8,"comment":"tidy","ta":"ann"}"#;
-    let (status, _, body) = server.request("POST", "/api/hand-grades", Some(grade), true);
+    let (status, _, body) = server.request("POST", "/api/hand-grades", Some(grade), Some(&server.token));
     assert_eq!(status, 200, "{body}");
     let hand = std::fs::read_to_string(graded.join("hand-grades.csv")).unwrap();
     assert!(hand.contains("10003,style,8,tidy,ann,"), "{hand}");

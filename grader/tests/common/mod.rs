@@ -344,8 +344,8 @@ pub fn hidden_input_names(assignment: &Assignment) -> Vec<String> {
 /// A running `grader review`: its address (with the token), killed when dropped.
 pub struct Review {
     child: std::process::Child,
-    /// `http://127.0.0.1:PORT`.
-    pub base: String,
+    /// Its port.
+    pub port: u16,
     /// The token it printed.
     pub token: String,
 }
@@ -353,38 +353,51 @@ pub struct Review {
 impl Review {
     /// Starts `grader <args>` (a `review` command line) in `dir` and reads the address it prints.
     pub fn start(dir: &Path, args: &[&str]) -> Review {
-        use std::io::BufRead;
+        use std::io::{BufRead, Read};
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_grader"))
             .args(args)
             .current_dir(dir)
             .env("GRADER_CASES", repo().join("cases"))
             .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
             .spawn()
-            .unwrap();
+            .expect("grader review starts");
         let mut line = String::new();
         std::io::BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let (base, token) =
-            line.trim().split_once("/?token=").unwrap_or_else(|| panic!("no address: {line:?}"));
-        Review { child, base: base.to_owned(), token: token.to_owned() }
+        let Some((port, token)) =
+            line.trim().strip_prefix("http://127.0.0.1:").and_then(|rest| rest.split_once("/?token="))
+        else {
+            let _ = child.kill();
+            let mut stderr = String::new();
+            let _ = child.stderr.take().unwrap().read_to_string(&mut stderr);
+            panic!("not the review's address: {line:?}\n{stderr}")
+        };
+        Review { port: port.parse().unwrap(), token: token.to_owned(), child }
     }
 
-    /// Sends one request (HTTP/1.1, `Connection: close`) with the token as a bearer when `token`;
-    /// returns the status, the header lines and the body.
+    /// The address of `path` on the review.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// Sends one request on its own connection (HTTP/1.1, `Connection: close`), a JSON body when
+    /// given, with `Authorization: Bearer TOKEN` when `bearer` is: the status, the head (lowercased)
+    /// and the body.
     pub fn request(
         &self,
         method: &str,
         path: &str,
         json: Option<&str>,
-        token: bool,
+        bearer: Option<&str>,
     ) -> (u16, String, String) {
         use std::io::{Read, Write};
-        let address = self.base.trim_start_matches("http://");
-        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
         let body = json.unwrap_or("");
-        let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
-        if token {
-            request.push_str(&format!("Authorization: Bearer {}\r\n", self.token));
+        let mut request =
+            format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n", self.port);
+        if let Some(token) = bearer {
+            request.push_str(&format!("Authorization: Bearer {token}\r\n"));
         }
         if json.is_some() {
             request.push_str("Content-Type: application/json\r\n");
@@ -393,9 +406,9 @@ impl Review {
         stream.write_all(request.as_bytes()).unwrap();
         let mut answer = String::new();
         stream.read_to_string(&mut answer).unwrap();
-        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-        let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-        (status, head.to_owned(), body.to_owned())
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or_else(|| panic!("{answer}"));
+        let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("{head}"));
+        (status, head.to_ascii_lowercase(), body.to_owned())
     }
 }
 
