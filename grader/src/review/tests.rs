@@ -40,6 +40,10 @@ fn fixture() -> Fixture {
         std::fs::create_dir_all(&folder).unwrap();
         std::fs::write(folder.join("main.c"), code).unwrap();
     }
+    // A file of the grader's that a student links to is no file of theirs.
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("secret.c"), "int secret_of_the_grader;\n").unwrap();
+    std::os::unix::fs::symlink(out.join("secret.c"), root.join("bo/link.c")).unwrap();
     let entries = crate::roster::discover(&root, &assignment.submission_files, Default::default()).unwrap();
     for entry in &entries {
         let mut record = Record::ungraded(
@@ -180,6 +184,12 @@ async fn nothing_but_the_class_is_served_whatever_the_path() {
         assert_eq!(status, StatusCode::NOT_FOUND, "{path}: {body}");
         assert!(!body.contains("trouble") && !body.contains("[package]"), "{path}: {body}");
     }
+    let (status, _, page) = send(&app, get("/students/bo")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        page.contains("main.c") && !page.contains("link.c") && !page.contains("secret_of_the_grader"),
+        "{page}"
+    );
 }
 
 #[tokio::test]
