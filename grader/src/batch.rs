@@ -11,12 +11,12 @@
 
 mod interrupt;
 mod out_folder;
+mod partition;
 mod phases;
 mod progress;
 mod student;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -36,70 +36,9 @@ use crate::run;
 
 pub use interrupt::{exit_code_of, signal_name, StopFlag};
 pub(crate) use out_folder::refuse_out_inside;
+pub use partition::Partition;
 use progress::Progress;
 use student::{begin_student, describe, finish_student, Begun};
-
-/// A stable share of a class: `hash:K/N` (by a hash of the id: stable as students come and go) or
-/// `slice:K/N` (the K-th of N runs of the sorted ids). K counts from 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Partition {
-    /// Students whose id hashes to K modulo N.
-    Hash {
-        /// This share, 1..=n.
-        k: usize,
-        /// Shares in all.
-        n: usize,
-    },
-    /// The K-th of N contiguous runs of the sorted ids.
-    Slice {
-        /// This share, 1..=n.
-        k: usize,
-        /// Shares in all.
-        n: usize,
-    },
-}
-
-impl std::str::FromStr for Partition {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Partition, String> {
-        let usage = || format!("`{text}` is not hash:K/N or slice:K/N with 1 <= K <= N");
-        let (kind, share) = text.split_once(':').ok_or_else(usage)?;
-        let (k, n) = share.split_once('/').ok_or_else(usage)?;
-        let (k, n): (usize, usize) = (k.parse().map_err(|_| usage())?, n.parse().map_err(|_| usage())?);
-        if !(1..=n).contains(&k) {
-            return Err(usage());
-        }
-        match kind {
-            "hash" => Ok(Partition::Hash { k, n }),
-            "slice" => Ok(Partition::Slice { k, n }),
-            _ => Err(usage()),
-        }
-    }
-}
-
-impl fmt::Display for Partition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Partition::Hash { k, n } => write!(f, "hash:{k}/{n}"),
-            Partition::Slice { k, n } => write!(f, "slice:{k}/{n}"),
-        }
-    }
-}
-
-impl Partition {
-    /// Whether the student with this id, at this place among `of` sorted ids, is in the share.
-    pub fn contains(self, id: &str, index: usize, of: usize) -> bool {
-        match self {
-            Partition::Hash { k, n } => {
-                let hash = blake3::hash(id.as_bytes());
-                let value = u64::from_le_bytes(hash.as_bytes()[..8].try_into().expect("8 bytes"));
-                (value % n as u64) as usize == k - 1
-            }
-            Partition::Slice { k, n } => index * n / of.max(1) == k - 1,
-        }
-    }
-}
 
 /// What a batch was asked to do, written to `batch.json` so that `grader merge` can check partial
 /// outputs belong together and name the students none of them graded.
@@ -247,21 +186,15 @@ pub enum BatchError {
     },
 }
 
-/// Writes a file atomically: a temporary file in the same folder, renamed over the target. The file
-/// gets the mode any new file gets (0666 less the umask: 0644 under the usual 022), not the 0600 of a
-/// temporary file, so that teaching assistants and a web server can read a class's outputs.
+/// Writes a file atomically (see [`crate::atomic::write`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), BatchError> {
-    use std::os::unix::fs::PermissionsExt;
-    let err = |source| BatchError::Write { path: path.to_owned(), source };
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(err)?;
-    let mut file = tempfile::Builder::new()
-        .permissions(std::fs::Permissions::from_mode(0o666))
-        .tempfile_in(dir)
-        .map_err(err)?;
-    std::io::Write::write_all(&mut file, bytes).map_err(err)?;
-    file.persist(path).map_err(|e| err(e.error))?;
-    Ok(())
+    Ok(crate::atomic::write(path, bytes)?)
+}
+
+impl From<crate::atomic::WriteError> for BatchError {
+    fn from(e: crate::atomic::WriteError) -> BatchError {
+        BatchError::Write { path: e.path, source: e.source }
+    }
 }
 
 /// A folder name for a student id: ids come from file names, but keep them to one safe component.
@@ -773,31 +706,6 @@ fn roster_names(folders: &[PathBuf]) -> Vec<(String, Option<String>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn partitions_parse_and_print_back() {
-        for text in ["hash:1/4", "slice:3/3"] {
-            assert_eq!(text.parse::<Partition>().unwrap().to_string(), text);
-        }
-        for bad in ["hash:0/4", "slice:5/4", "hash:1", "mod:1/2", "hash:a/b"] {
-            assert!(bad.parse::<Partition>().is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn the_shares_of_a_partition_cover_the_class_once() {
-        let ids: Vec<String> = (0..103).map(|i| format!("student{i}")).collect();
-        for kind in ["hash", "slice"] {
-            let mut seen = vec![0; ids.len()];
-            for k in 1..=4 {
-                let p: Partition = format!("{kind}:{k}/4").parse().unwrap();
-                for (i, id) in ids.iter().enumerate() {
-                    seen[i] += usize::from(p.contains(id, i, ids.len()));
-                }
-            }
-            assert!(seen.iter().all(|&n| n == 1), "{kind}: {seen:?}");
-        }
-    }
 
     #[test]
     fn outputs_are_readable_as_any_new_file_is_not_private_to_the_grader() {

@@ -14,6 +14,7 @@
 //! For the instructor: [`audit`] (mutation analysis of the cases: which defects they miss, what one
 //! defect costs), [`similarity`] (which submissions of a class share code beyond the base code).
 
+pub mod atomic;
 pub mod audit;
 pub mod batch;
 pub mod bless;

@@ -184,14 +184,14 @@ impl ManualGrades {
 
     /// Writes the grades into `folder`'s [`HAND_GRADES_FILE`] and their rubric items into its
     /// [`super::RUBRIC_ITEMS_FILE`] (each only when it has something, or the file is there), atomically.
-    pub fn write(&self, folder: &Path) -> Result<(), crate::batch::BatchError> {
+    pub fn write(&self, folder: &Path) -> Result<(), crate::atomic::WriteError> {
         let path = folder.join(HAND_GRADES_FILE);
         if !self.is_empty() || path.exists() {
-            crate::batch::write_atomic(&path, self.to_csv().as_bytes())?;
+            crate::atomic::write(&path, self.to_csv().as_bytes())?;
         }
         let path = RubricItems::path(folder);
         if !self.rubric.is_empty() || path.exists() {
-            crate::batch::write_atomic(&path, self.rubric.to_csv().as_bytes())?;
+            crate::atomic::write(&path, self.rubric.to_csv().as_bytes())?;
         }
         Ok(())
     }

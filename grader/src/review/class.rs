@@ -408,7 +408,7 @@ impl Class {
     /// Writes the grades, then the class's files with them (only `id`'s feedback when given).
     fn write(&self, grades: &ManualGrades, id: Option<&str>) -> Result<(), SaveError> {
         let io = |e: batch::BatchError| SaveError::Io(e.to_string());
-        grades.write(&self.folder).map_err(io)?;
+        grades.write(&self.folder).map_err(|e| io(e.into()))?;
         let folders = std::slice::from_ref(&self.folder);
         batch::write_class(&self.assignment, folders, &self.folder, None, grades, self.partial.clone(), id)
             .map_err(io)?;
