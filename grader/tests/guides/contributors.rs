@@ -1,0 +1,3 @@
+//! The contributors guide (`docs/contributors.md`) runs as written.
+
+use super::*;

@@ -1,0 +1,3 @@
+//! The course authors guide (`docs/course-authors.md`) runs as written.
+
+use super::*;

@@ -1,0 +1,3 @@
+//! The instructors guide (`docs/instructors.md`) runs as written.
+
+use super::*;

@@ -1,0 +1,3 @@
+//! The operators guide (`docs/operators.md`) runs as written.
+
+use super::*;

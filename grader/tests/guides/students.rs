@@ -1,0 +1,3 @@
+//! The students guide (`docs/students.md`) runs as written.
+
+use super::*;

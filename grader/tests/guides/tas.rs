@@ -1,0 +1,3 @@
+//! The tas guide (`docs/tas.md`) runs as written.
+
+use super::*;
