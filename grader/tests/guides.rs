@@ -107,7 +107,8 @@ fn console_commands_parse(name: &str, text: &str) {
             if !command.starts_with("grader ") {
                 continue;
             }
-            let words = shlex::split(&command).unwrap_or_else(|| panic!("docs/{name}.md: `{command}` does not split"));
+            let words = shlex::split(&command)
+                .unwrap_or_else(|| panic!("docs/{name}.md: `{command}` does not split"));
             if let Err(e) = grader::cli::Cli::try_parse_from(&words) {
                 panic!("docs/{name}.md: `{command}` is not a command line of the grader:\n{e}");
             }

@@ -439,32 +439,6 @@ fn load_with_reference(program: &str) -> String {
     load(root.path(), "toy").unwrap_err().to_string()
 }
 
-/// The README's section on packages runs as written.
-#[test]
-fn the_readmes_package_commands_run_as_written() {
-    let readme = std::fs::read_to_string(common::repo().join("README.md")).unwrap();
-    let section = readme.split("## Any assignment: problem packages and languages").nth(1).unwrap();
-    let section = section.split("\n## ").next().unwrap();
-    let blocks: Vec<&str> =
-        section.split("```sh\n").skip(1).map(|b| b.split("```").next().unwrap()).collect();
-    assert_eq!(blocks.len(), 1, "{blocks:?}");
-    let bin = Path::new(env!("CARGO_BIN_EXE_grader")).parent().unwrap().to_owned();
-    let cache = tempfile::tempdir().unwrap();
-    let out = Command::new("bash")
-        .arg("-c")
-        .arg(format!("set -eu\nexport PATH=\"{}:$PATH\"\n{}", bin.display(), blocks[0]))
-        .current_dir(common::repo())
-        .env("GRADER_CACHE_DIR", cache.path())
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("6 of 6 submissions as expected"), "{stdout}");
-    assert!(stdout.contains("Score: 100.00 / 100.00"), "{stdout}");
-    assert!(stdout.contains("primes: 16 expected outputs fresh, 0 stale"), "{stdout}");
-}
-
 /// A package that states no time limit gets the one the package tools would compute from its
 /// accepted submissions (the slowest run times 5, in whole seconds), then `bless` keeps it beside
 /// the package; the time-limit-exceeded submission still exceeds it.
@@ -502,38 +476,6 @@ fn a_package_without_a_time_limit_takes_one_from_its_accepted_submissions() {
     assert_eq!(info.time_limit_source, ".timelimit");
     assert_eq!(info.time_limit.as_secs_f64(), written);
     assert_eq!(kept.cases[0].limits.cpu, info.time_limit, "every case runs under it");
-}
-
-/// The course authors' guide runs as written: its shell blocks, in order, in a fresh folder.
-#[test]
-fn the_authors_guide_runs_as_written() {
-    let guide = std::fs::read_to_string(common::repo().join("docs/authors.md")).unwrap();
-    let blocks: Vec<&str> = guide.split("```sh\n").skip(1).map(|b| b.split("```").next().unwrap()).collect();
-    assert_eq!(blocks.len(), 4, "{blocks:?}");
-    let bin = Path::new(env!("CARGO_BIN_EXE_grader")).parent().unwrap().to_owned();
-    let dir = tempfile::tempdir().unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    let script = format!("set -eu\nexport PATH=\"{}:$PATH\"\n{}", bin.display(), blocks.concat());
-    let out = Command::new("bash")
-        .arg("-c")
-        .arg(&script)
-        .current_dir(dir.path())
-        .env("GRADER_CACHE_DIR", cache.path())
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{script}\nstdout:\n{stdout}\nstderr:\n{stderr}");
-    // What the guide says happens, happens.
-    assert!(stdout.contains("sum: 0 expected outputs fresh, 8 written"), "{stdout}");
-    assert!(stdout.contains("wrong_answer/int32.c  ok "), "{stdout}");
-    assert!(stdout.contains("2 of 2 submissions as expected"), "{stdout}");
-    assert!(stdout.contains("Score: 100.00 / 100.00"), "{stdout}");
-    assert!(stdout.contains("sum  Lab 1: sums"), "{stdout}");
-    assert!(stdout.contains("graded by hand  Readable code, comments"), "{stdout}");
-    let sample = std::fs::read_to_string(dir.path().join("sum/data/sample/1.ans")).unwrap();
-    assert_eq!(sample, "3\n");
 }
 
 /// A student pack of a package: the samples, the group settings and the validator, an empty

@@ -1,103 +1,7 @@
-//! The README's instructor walkthrough ("An instructor's day") runs as written: its shell blocks, in
-//! order, in a fresh folder, with this build's grader on PATH in place of the `cargo build` line.
+//! The README's table of assignments agrees with the code (the instructor's day it once walked through
+//! is now `docs/instructors.md`, run by the guides' tests).
 
 mod common;
-
-use std::process::Command;
-
-/// The shell blocks of the README section that starts with `heading`.
-fn shell_blocks(readme: &str, heading: &str) -> Vec<String> {
-    let section = readme.split(heading).nth(1).expect("the section is in the README");
-    let section = section.split("\n## ").next().unwrap_or(section);
-    section.split("```sh\n").skip(1).map(|block| block.split("```").next().unwrap_or("").to_owned()).collect()
-}
-
-#[test]
-fn the_instructors_day_runs_as_the_readme_writes_it() {
-    let readme = std::fs::read_to_string(common::repo().join("README.md")).unwrap();
-    let blocks = shell_blocks(&readme, "## An instructor's day");
-    assert_eq!(blocks.len(), 2, "{blocks:?}");
-    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_grader")).parent().unwrap().to_owned();
-    let dir = tempfile::tempdir().unwrap();
-    // The examples are the repository's: the walkthrough runs beside a link to them.
-    std::os::unix::fs::symlink(common::repo().join("examples"), dir.path().join("examples")).unwrap();
-    let mut script = String::from("set -eu\n");
-    for block in &blocks {
-        for line in block.lines() {
-            if line.starts_with("cargo build") {
-                script.push_str(&format!("export PATH=\"{}:$PATH\"\n", bin.display()));
-            } else {
-                script.push_str(line);
-                script.push('\n');
-            }
-        }
-    }
-    let cache = tempfile::tempdir().unwrap();
-    let out = Command::new("bash")
-        .arg("-c")
-        .arg(&script)
-        .current_dir(dir.path())
-        .env("GRADER_CACHE_DIR", cache.path())
-        .env("GRADER_CASES", common::repo().join("cases"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{script}\nstdout:\n{stdout}\nstderr:\n{stderr}");
-    // What the walkthrough says happens, happens.
-    assert!(stderr.contains("6 students: 6 graded"), "{stderr}");
-    assert!(stderr.contains("hand grades: 3 given now"), "{stderr}");
-    assert!(stdout.contains("Score:"), "grader show printed the report: {stdout}");
-    let graded = dir.path().join("graded");
-    for file in [
-        "gradebook.csv",
-        "summary.md",
-        "class.html",
-        "hand-grades.csv",
-        "moodle-grades.csv",
-        "moodle-feedback.zip",
-    ] {
-        assert!(graded.join(file).is_file(), "{file}");
-    }
-    let gradebook = std::fs::read_to_string(graded.join("gradebook.csv")).unwrap();
-    let ada = gradebook.lines().find(|l| l.starts_with("10001,")).unwrap();
-    assert!(ada.starts_with("10001,Ada Lovelace,99.00,100.00,"), "{ada}");
-    let worksheet = std::fs::read_to_string(graded.join("moodle-grades.csv")).unwrap();
-    assert_eq!(worksheet.lines().count(), 7, "{worksheet}");
-    // The hand grades are in what the platform imports.
-    let ada = worksheet.lines().find(|l| l.starts_with("Participant 10001,")).unwrap();
-    assert!(ada.starts_with("Participant 10001,Ada Lovelace,99.00,100.00,"), "{ada}");
-    assert!(stderr.contains("5 of them have hand grades pending"), "{stderr}");
-
-    // The browser's way, as the walkthrough starts it (on any free port): a grade saved through the
-    // API the page uses is in the hand grades, the gradebook and what `grader show` prints.
-    let review = readme.split("```console\n$ ").nth(1).and_then(|b| b.lines().next()).unwrap();
-    assert_eq!(review, "grader review graded");
-    let mut args: Vec<&str> = review.split_whitespace().skip(1).collect();
-    args.extend(["--port", "0"]);
-    let server = common::Review::start(dir.path(), &args);
-    assert_eq!(server.request("GET", "/api/students", None, None).0, 401);
-    let grade = r#"{"id":"10003","category":"style","points":8,"comment":"tidy","ta":"ann"}"#;
-    let (status, _, body) = server.request("POST", "/api/hand-grades", Some(grade), Some(&server.token));
-    assert_eq!(status, 200, "{body}");
-    let hand = std::fs::read_to_string(graded.join("hand-grades.csv")).unwrap();
-    assert!(hand.contains("10003,style,8,tidy,ann,"), "{hand}");
-    let show = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .args(["show", "graded", "10003"])
-        .current_dir(dir.path())
-        .env("GRADER_CASES", common::repo().join("cases"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let show = String::from_utf8_lossy(&show.stdout);
-    assert!(
-        show.lines().any(|l| l.trim_start().starts_with("style")
-            && l.contains("8.00 /  10.00")
-            && l.ends_with("tidy")),
-        "{show}"
-    );
-}
 
 /// The README's table of assignments gives each one's case count as the code loads it (interactive
 /// cases where the row counts those), so that the figure cannot drift.
@@ -123,4 +27,146 @@ fn the_readmes_case_counts_are_the_assignments_own() {
         rows += 1;
     }
     assert_eq!(rows, 5, "a row per assignment");
+}
+
+/// The README is short (at most 300 lines: what, install, the two commands, the assignments, where to
+/// read on) and points each reader to their guide.
+#[test]
+fn the_readme_is_short_and_names_every_guide() {
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).unwrap();
+    assert!(readme.lines().count() <= 300, "{} lines", readme.lines().count());
+    for guide in ["instructors", "tas", "students", "course-authors", "operators", "contributors"] {
+        assert!(readme.contains(&format!("](docs/{guide}.md)")), "the README links docs/{guide}.md");
+    }
+}
+
+/// The README's commands run as written: its shell blocks in order in a fresh folder (the grader
+/// built by the test in place of `cargo build` and `cargo run --release -p grader --`; `cargo test`
+/// is what this is), and the grader command of its console block is one the grader takes.
+#[test]
+fn the_readmes_commands_run_as_written() {
+    use clap::Parser;
+    let readme = std::fs::read_to_string(common::repo().join("README.md")).unwrap();
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_grader")).parent().unwrap().to_owned();
+    let dir = tempfile::tempdir().unwrap();
+    for link in ["cases", "examples", "fixtures"] {
+        std::os::unix::fs::symlink(common::repo().join(link), dir.path().join(link)).unwrap();
+    }
+    let mut script = format!("set -eu\nexport PATH=\"{}:$PATH\"\n", bin.display());
+    for block in readme.split("```sh\n").skip(1).map(|b| b.split("```").next().unwrap()) {
+        for line in block.lines().filter(|l| !l.starts_with("cargo build") && !l.starts_with("cargo install"))
+        {
+            if line.starts_with("cargo test") {
+                continue;
+            }
+            script.push_str(&line.replace("cargo run --release -p grader --", "grader"));
+            script.push('\n');
+        }
+    }
+    let cache = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(dir.path())
+        .env("GRADER_CACHE_DIR", cache.path())
+        .env("GRADER_CASES", common::repo().join("cases"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{script}\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(stdout.contains("Score: 80.00 / 80.00"), "the correct Trouble submission: {stdout}");
+    assert!(stderr.contains("6 students: 6 graded now"), "{stderr}");
+    assert!(dir.path().join("graded/moodle-grades.csv").is_file(), "{stderr}");
+    let review = readme.split("```console\n$ ").nth(1).and_then(|b| b.lines().next()).unwrap();
+    assert_eq!(review, "grader review graded");
+    grader::cli::Cli::try_parse_from(review.split_whitespace()).unwrap();
+}
+
+/// Every relative link of the README and the guides reaches a file of the repository, and every
+/// `#anchor` a heading of its page (as GitHub makes anchors of headings).
+#[test]
+fn links_between_the_readme_and_the_guides_reach_their_pages_and_headings() {
+    let repo = common::repo();
+    let mut pages = vec![repo.join("README.md")];
+    for entry in std::fs::read_dir(repo.join("docs")).unwrap() {
+        pages.push(entry.unwrap().path());
+    }
+    let mut broken = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        for link in links(&text) {
+            if link.starts_with("http://") || link.starts_with("https://") || link.starts_with("mailto:") {
+                continue;
+            }
+            let (path, anchor) = link.split_once('#').unwrap_or((&link, ""));
+            let target = if path.is_empty() { page.clone() } else { page.parent().unwrap().join(path) };
+            if !target.exists() {
+                broken.push(format!("{}: {link} (no such file)", page.display()));
+                continue;
+            }
+            if !anchor.is_empty() && target.extension().is_some_and(|e| e == "md") {
+                let headings = anchors(&std::fs::read_to_string(&target).unwrap());
+                if !headings.contains(&anchor.to_owned()) {
+                    broken.push(format!("{}: {link} (no such heading)", page.display()));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// The targets of a Markdown page's inline links `[text](target)`, outside code blocks and spans.
+fn links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        // Code spans hold no links.
+        let prose: String = line.split('`').step_by(2).collect::<Vec<_>>().join("");
+        let mut rest = prose.as_str();
+        while let Some(at) = rest.find("](") {
+            let after = &rest[at + 2..];
+            let end = after.find(')').unwrap_or(after.len());
+            out.push(after[..end].to_owned());
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+/// The anchors GitHub gives a page's headings: lowercased, spaces to `-`, all but letters, digits,
+/// `-` and `_` dropped; a repeated one gets `-1`, `-2`...
+fn anchors(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+        }
+        if in_code || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#').trim();
+        let slug: String = title
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => {
+                    Some(c.to_lowercase().next().unwrap_or(c))
+                }
+                _ => None,
+            })
+            .collect();
+        let repeats = out.iter().filter(|s| **s == slug || s.starts_with(&format!("{slug}-"))).count();
+        out.push(if repeats == 0 { slug.clone() } else { format!("{slug}-{repeats}") });
+        out.push(slug);
+    }
+    out
 }

@@ -267,8 +267,9 @@ pub(super) fn batch(
     if options.only.is_empty() {
         writeln!(
             err,
-            "{} students{share}: {} graded now, {} up to date; by status: {}{warned}. Outputs in {}",
+            "{} {}{share}: {} graded now, {} up to date; by status: {}{warned}. Outputs in {}",
             outcome.selected,
+            if outcome.selected == 1 { "student" } else { "students" },
             outcome.graded,
             outcome.reused,
             statuses.join(", "),

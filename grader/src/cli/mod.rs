@@ -63,7 +63,7 @@ pub struct Cli {
     accept_readable_cases: bool,
 
     /// Build a fresh sandbox for every run, instead of one per build of a submission that is reset
-    /// between its runs (the default; the sandbox section of the README says what is reset).
+    /// between its runs (the default; docs/operators.md says what is reset).
     #[arg(long, global = true)]
     fresh_sandboxes: bool,
 

@@ -232,15 +232,19 @@ pub fn render_text(report: &Report, options: TextOptions) -> String {
             left_out.push(hidden.describe());
         }
         if pending > 0.0 {
-            left_out.push(format!("{pending:.0} points graded by hand"));
+            let unit = if format!("{pending:.0}") == "1" { "point" } else { "points" };
+            left_out.push(format!("{pending:.0} {unit} graded by hand"));
         }
         if !report.only.is_empty() {
             let _ = write!(out, "\n{DIM}This is not a grade: only the cases selected by --case ran.{DIM:#}");
         } else if !left_out.is_empty() {
+            // "1 hidden case worth 7.50 points is graded", "20 hidden cases ... are graded".
+            let one = left_out.len() == 1 && left_out[0].starts_with("1 ");
             let _ = write!(
                 out,
-                "\n{DIM}This is not your grade: {} are graded only by your instructor.{DIM:#}",
-                left_out.join(" and ")
+                "\n{DIM}This is not your grade: {} {} graded only by your instructor.{DIM:#}",
+                left_out.join(" and "),
+                if one { "is" } else { "are" }
             );
         }
     } else if let Some((total, of)) = report.total_with_hand_grades() {

@@ -24,7 +24,7 @@
 //! of the run is reaped shows the tmpfs as it was made (files, modes, times, attributes, free space,
 //! the inode numbers of what was made), and replacing it (four unmounts and four mounts, most of a
 //! reset's cost) would give the next run nothing different but two traces of a few bits (see the
-//! README's sandbox section): inode numbers drawn by creates that then failed for want of kernel
+//! sandbox section of docs/operators.md): inode numbers drawn by creates that then failed for want of kernel
 //! memory, and the kernel's cache of names looked up and missing. Any event, or no watch, replaces it: the grader lends watches to at most a
 //! quarter of its user's inotify instances at once (see `kept`), and a watch that cannot be made
 //! (the instances spent by others) is none.
