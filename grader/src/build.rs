@@ -49,11 +49,11 @@ pub enum BuildError {
         /// Which cap, and the file that went over it.
         reason: CapError,
     },
-    /// The grader is root without namespaces, so compilers and programs run as `nobody`, and nobody
-    /// cannot reach a folder they need.
+    /// The grader is root without namespaces, so compilers and programs run as run users of their own
+    /// (uids 61000-61999), who cannot reach a folder they need.
     #[error(
-        "programs run as nobody here (the grader is root and contains them with rlimits only, without \
-         namespaces), and nobody cannot enter {}: keep the cases and the build cache (--cache-dir) in \
+        "programs run as run users of their own here (the grader is root and contains them with rlimits \
+         only, without namespaces), and they cannot enter {}: keep the cases and the build cache (--cache-dir) in \
          folders every user may enter, not under /root (`grader doctor` says why there are no namespaces)",
         path.display()
     )]

@@ -154,8 +154,9 @@ fn bundle_readme(
          - `full` or `namespaces-without-cgroups`: the program runs as `nobody` in a private root that\n\
            holds no case at all; `cases/` being readable by root only is a second wall.\n\
          - `rlimits-only` (a Docker container that forbids namespaces, which may be Gradescope's): the\n\
-           program runs as `nobody` in a temporary folder of its own, with rlimits. setup.sh made every\n\
-           case readable by root only (folders can be entered, not listed), so nobody cannot read them.\n\
+           program runs as a user of its own (uids 61000-61999) in a temporary folder of its own, with rlimits.\n\
+           setup.sh made every case readable by root only (folders can be entered, not listed), so the\n\
+           program cannot read them.\n\
            This is weaker than a sandbox (the program sees the machine's files that everyone may read,\n\
            and the network); `grader --require-containment namespaces-without-cgroups\n\
            gradescope-bundle ...` refuses to grade there instead, with a results.json saying why.\n",

@@ -18,8 +18,9 @@ fi
 mkdir -p "$BIN_DIR"
 install -m 0755 "$SOURCE/grader" "$BIN_DIR/grader"
 
-# Every case, hidden ones included, for root only: programs and compilers run as `nobody` (in a
-# sandbox, or with rlimits only where the machine forbids namespaces), and nobody cannot read them.
+# Every case, hidden ones included, for root only: programs and compilers run as `nobody` in a
+# sandbox, or as run users of their own (uids 61000-61999) with rlimits only where the machine
+# forbids namespaces, and neither can read them.
 chmod -R go-rwx "$SOURCE/cases"
 # Except the files the build recipes name and the shared folder, which the compilers must read
 # (X: folders also get search permission). They hold no answers.
