@@ -143,7 +143,8 @@ async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
             .flat_map(|q| q.split('&'))
             .filter(|pair| !pair.starts_with("token="))
             .collect();
-        let path = request.uri().path();
+        // A path of `//host` would send the browser to another site: such a request goes to the class.
+        let path = Some(request.uri().path()).filter(|p| !p.starts_with("//")).unwrap_or("/");
         let to = if kept.is_empty() { path.to_owned() } else { format!("{path}?{}", kept.join("&")) };
         let mut response = Redirect::to(&to).into_response();
         let cookie = format!("{}={}; Path=/; HttpOnly; SameSite=Strict", app.cookie, app.token);

@@ -349,8 +349,13 @@ impl Class {
                 });
             }
         }
-        let mut items = change.items.clone();
-        items.dedup();
+        // Each item once, in the order given.
+        let mut items: Vec<String> = Vec::new();
+        for item in &change.items {
+            if !items.contains(item) {
+                items.push(item.clone());
+            }
+        }
         let grade = ManualGrade {
             points: crate::points::round(points),
             comment,

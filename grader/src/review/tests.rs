@@ -128,6 +128,10 @@ async fn the_token_is_asked_for_in_the_query_a_cookie_or_a_bearer_header() {
         .unwrap();
     assert_eq!(send(&app, other).await.0, StatusCode::UNAUTHORIZED);
 
+    // Never to another site, whatever the path.
+    let elsewhere = Request::get(format!("//evil.example/?token={TOKEN}")).body(Body::empty()).unwrap();
+    let (status, headers, _) = send(&app, elsewhere).await;
+    assert_eq!((status, &headers[header::LOCATION]), (StatusCode::SEE_OTHER, &"/".parse().unwrap()));
     let first = Request::get(format!("/students/ada?token={TOKEN}")).body(Body::empty()).unwrap();
     let (status, headers, _) = send(&app, first).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
