@@ -16,17 +16,6 @@ use grader::batch::{self, BatchOptions};
 use grader::grade::GradeOptions;
 use grader::gradebook::ManualGrades;
 
-/// The browser, or `None` after saying why the test is skipped.
-fn browser_or_skip() -> Option<PathBuf> {
-    let path =
-        std::env::var_os("CHROMIUM").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    if !path.is_file() {
-        eprintln!("skipped: no Chromium at {} (apt-get install chromium, or set CHROMIUM)", path.display());
-        return None;
-    }
-    Some(path)
-}
-
 /// Chromium with the flags a closed machine needs (no background connections, a fresh profile),
 /// in a window of `width` x `height`.
 fn chromium(browser: &Path, profile: &Path, (width, height): (u32, u32), args: &[&str]) -> String {
@@ -123,7 +112,7 @@ fn shown_ids(check: &serde_json::Value) -> Vec<String> {
 
 #[test]
 fn the_class_page_renders_in_headless_chromium() {
-    let Some(browser) = browser_or_skip() else { return };
+    let Some(browser) = common::browser_or_skip() else { return };
     let dom = chromium(&browser, &profile("dom"), (1400, 900), &["--dump-dom", &page("")]);
     // What the browser parsed, not what we wrote: a tag left open would swallow what follows.
     assert!(dom.matches("<rect class=\"hist-bar\"").count() == 10, "ten bars of the histogram:\n{dom}");
@@ -161,7 +150,7 @@ fn the_class_page_renders_in_headless_chromium() {
 
 #[test]
 fn the_class_page_fits_1400_800_and_500_pixel_windows_with_totals_on_one_line() {
-    let Some(browser) = browser_or_skip() else { return };
+    let Some(browser) = common::browser_or_skip() else { return };
     // 500 pixels: the narrowest window headless Chromium opens, near a phone's.
     for (width, height) in [(1400, 900), (800, 900), (500, 800)] {
         let dom = chromium(
@@ -205,7 +194,7 @@ fn the_class_page_fits_1400_800_and_500_pixel_windows_with_totals_on_one_line() 
 
 #[test]
 fn the_students_sort_and_filter_in_the_browser() {
-    let Some(browser) = browser_or_skip() else { return };
+    let Some(browser) = common::browser_or_skip() else { return };
     let view = |name: &str, fragment: &str| {
         let dom = chromium(&browser, &profile(name), (1400, 900), &["--dump-dom", &page(fragment)]);
         layout_check(&dom)
@@ -271,7 +260,7 @@ fn totals_in_order(browser: &Path, fragment: &str) -> Vec<f64> {
 
 #[test]
 fn each_feedback_page_renders_inert_in_the_browser() {
-    let Some(browser) = browser_or_skip() else { return };
+    let Some(browser) = common::browser_or_skip() else { return };
     let feedback = class().out.join("students/bob_script_/feedback.html");
     assert!(class().out.join("students/bob_script_/feedback.md").is_file());
     let url = format!("file://{}", feedback.display());

@@ -6,9 +6,6 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
 use clap::Parser;
 
 #[path = "guides/contributors.rs"]
@@ -25,21 +22,7 @@ mod students;
 mod tas;
 
 /// What a guide's shell blocks did.
-pub struct Ran {
-    /// The folder they ran in (kept until this is dropped).
-    pub dir: tempfile::TempDir,
-    /// Their standard output, all blocks together.
-    pub stdout: String,
-    /// Their standard error.
-    pub stderr: String,
-}
-
-impl Ran {
-    /// A path in the folder the blocks ran in.
-    pub fn path(&self, rel: &str) -> PathBuf {
-        self.dir.path().join(rel)
-    }
-}
+pub type Ran = common::ShellRun;
 
 /// The text of `docs/<name>.md`.
 pub fn guide(name: &str) -> String {
@@ -53,43 +36,18 @@ pub fn blocks(text: &str, language: &str) -> Vec<String> {
     text.split(&fence).skip(1).map(|b| b.split("```").next().unwrap_or("").to_owned()).collect()
 }
 
-/// Runs the guide's shell blocks in order (`set -eu`: the first failing command fails the test) in a
-/// fresh folder: this build's grader first on PATH (a `cargo build` or `export PATH=...target...`
-/// line is that), `cases`, `examples` and `fixtures` linked to the repository's, a fresh build cache,
-/// no colour. Checks the console blocks' grader commands parse, too.
+/// Runs the guide's shell blocks in order (see [`common::run_shell_lines`]; a `cargo build` or
+/// `cargo install` line is the grader this test built), after checking that its console blocks'
+/// grader commands parse.
 pub fn run(name: &str) -> Ran {
     let text = guide(name);
     console_commands_parse(name, &text);
-    let bin = Path::new(env!("CARGO_BIN_EXE_grader")).parent().unwrap().to_owned();
-    let dir = tempfile::tempdir().unwrap();
-    for link in ["cases", "examples", "fixtures"] {
-        std::os::unix::fs::symlink(common::repo().join(link), dir.path().join(link)).unwrap();
-    }
-    let mut script = format!("set -eu\nexport PATH=\"{}:$PATH\"\n", bin.display());
-    for block in blocks(&text, "sh") {
-        for line in block.lines() {
-            // The guides build the grader first; the test has built it.
-            if line.starts_with("cargo build") || line.starts_with("cargo install") {
-                continue;
-            }
-            script.push_str(line);
-            script.push('\n');
-        }
-    }
-    let cache = tempfile::tempdir().unwrap();
-    let out = Command::new("bash")
-        .arg("-c")
-        .arg(&script)
-        .current_dir(dir.path())
-        .env("GRADER_CACHE_DIR", cache.path())
-        .env("GRADER_CASES", common::repo().join("cases"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "docs/{name}.md:\n{script}\nstdout:\n{stdout}\nstderr:\n{stderr}");
-    Ran { dir, stdout, stderr }
+    let lines: Vec<String> = blocks(&text, "sh")
+        .iter()
+        .flat_map(|block| block.lines().map(str::to_owned).collect::<Vec<_>>())
+        .filter(|line| !line.starts_with("cargo build") && !line.starts_with("cargo install"))
+        .collect();
+    common::run_shell_lines(&format!("docs/{name}.md"), &lines)
 }
 
 /// Every `$ grader ...` line of the guide's console blocks is a command line the grader accepts

@@ -47,34 +47,15 @@ fn the_readme_is_short_and_names_every_guide() {
 fn the_readmes_commands_run_as_written() {
     use clap::Parser;
     let readme = std::fs::read_to_string(common::repo().join("README.md")).unwrap();
-    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_grader")).parent().unwrap().to_owned();
-    let dir = tempfile::tempdir().unwrap();
-    for link in ["cases", "examples", "fixtures"] {
-        std::os::unix::fs::symlink(common::repo().join(link), dir.path().join(link)).unwrap();
-    }
-    let mut script = format!("set -eu\nexport PATH=\"{}:$PATH\"\n", bin.display());
+    let mut lines = Vec::new();
     for block in readme.split("```sh\n").skip(1).map(|b| b.split("```").next().unwrap()) {
-        for line in block.lines().filter(|l| !l.starts_with("cargo build") && !l.starts_with("cargo install"))
-        {
-            if line.starts_with("cargo test") {
-                continue;
+        for line in block.lines() {
+            if !["cargo build", "cargo install", "cargo test"].iter().any(|skip| line.starts_with(skip)) {
+                lines.push(line.replace("cargo run --release -p grader --", "grader"));
             }
-            script.push_str(&line.replace("cargo run --release -p grader --", "grader"));
-            script.push('\n');
         }
     }
-    let cache = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new("bash")
-        .arg("-c")
-        .arg(&script)
-        .current_dir(dir.path())
-        .env("GRADER_CACHE_DIR", cache.path())
-        .env("GRADER_CASES", common::repo().join("cases"))
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{script}\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    let common::ShellRun { dir, stdout, stderr } = common::run_shell_lines("README.md", &lines);
     assert!(stdout.contains("Score: 80.00 / 80.00"), "the correct Trouble submission: {stdout}");
     assert!(stderr.contains("6 students: 6 graded now"), "{stderr}");
     assert!(dir.path().join("graded/moodle-grades.csv").is_file(), "{stderr}");

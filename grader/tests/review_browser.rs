@@ -35,17 +35,6 @@ const STUDENTS: [(&str, &str); 3] =
 /// The teaching assistant's name as typed into the page.
 const TA: &str = "Ann Grader";
 
-/// The browser, or `None` after saying why the test is skipped.
-fn browser_or_skip() -> Option<PathBuf> {
-    let path =
-        std::env::var_os("CHROMIUM").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    if !path.is_file() {
-        eprintln!("skipped: no Chromium at {} (apt-get install chromium, or set CHROMIUM)", path.display());
-        return None;
-    }
-    Some(path)
-}
-
 /// A class graded into `out` (each test its own: the browser's saves write there; the shared build
 /// cache compiles each fixture once).
 struct Graded {
@@ -133,7 +122,7 @@ fn the_review_answers_only_with_its_token_and_under_its_security_policy() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_teaching_assistant_grades_the_class_through_the_review_in_headless_chromium() {
-    let Some(executable) = browser_or_skip() else { return };
+    let Some(executable) = common::browser_or_skip() else { return };
     let started = Instant::now();
     let class = graded_class();
     let review = start_review(&class.out);

@@ -117,26 +117,27 @@ pub(super) async fn save_grade(
     State(app): State<Arc<App>>,
     change: Result<Json<GradeChange>, JsonRejection>,
 ) -> Response {
-    let Json(change) = match change {
-        Ok(change) => change,
-        Err(rejection) => return failure(rejection.status(), rejection.body_text()),
-    };
-    match blocking(move || app.class.save_grade(change)).await {
-        Ok(Ok(saved)) => Json(saved).into_response(),
-        Ok(Err(e)) => e.into_response(),
-        Err(response) => response,
-    }
+    save(app, change, |app, change| app.class.save_grade(change)).await
 }
 
 pub(super) async fn save_item(
     State(app): State<Arc<App>>,
     change: Result<Json<ItemChange>, JsonRejection>,
 ) -> Response {
+    save(app, change, |app, change| app.class.save_item(change)).await
+}
+
+/// A save's answer: the body's rejection as it is, else what `work` made of it.
+async fn save<T: Send + 'static>(
+    app: Arc<App>,
+    change: Result<Json<T>, JsonRejection>,
+    work: fn(&App, T) -> Result<super::Saved, SaveError>,
+) -> Response {
     let Json(change) = match change {
         Ok(change) => change,
         Err(rejection) => return failure(rejection.status(), rejection.body_text()),
     };
-    match blocking(move || app.class.save_item(change)).await {
+    match blocking(move || work(&app, change)).await {
         Ok(Ok(saved)) => Json(saved).into_response(),
         Ok(Err(e)) => e.into_response(),
         Err(response) => response,

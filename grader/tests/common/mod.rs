@@ -418,3 +418,59 @@ impl Drop for Review {
         let _ = self.child.wait();
     }
 }
+
+/// Headless Chromium (`/usr/bin/chromium`, or `$CHROMIUM`), or `None` after saying why the test that
+/// needs it is skipped.
+pub fn browser_or_skip() -> Option<PathBuf> {
+    let path =
+        std::env::var_os("CHROMIUM").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if !path.is_file() {
+        eprintln!("skipped: no Chromium at {} (apt-get install chromium, or set CHROMIUM)", path.display());
+        return None;
+    }
+    Some(path)
+}
+
+/// What a page's shell blocks did, run by [`run_shell_lines`].
+pub struct ShellRun {
+    /// The folder they ran in (kept until this is dropped).
+    pub dir: tempfile::TempDir,
+    /// Their standard output, all blocks together.
+    pub stdout: String,
+    /// Their standard error.
+    pub stderr: String,
+}
+
+impl ShellRun {
+    /// A path in the folder the blocks ran in.
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+}
+
+/// Runs `lines` (a page's shell blocks, in order) as one `set -eu` script in a fresh folder: this
+/// build's grader first on PATH, `cases`, `examples` and `fixtures` linked to the repository's, a
+/// fresh build cache, the repository's cases, no colour. Fails the test, with the script and its
+/// output, when a command fails.
+pub fn run_shell_lines(page: &str, lines: &[String]) -> ShellRun {
+    let bin = Path::new(env!("CARGO_BIN_EXE_grader")).parent().unwrap().to_owned();
+    let dir = tempfile::tempdir().unwrap();
+    for link in ["cases", "examples", "fixtures"] {
+        std::os::unix::fs::symlink(repo().join(link), dir.path().join(link)).unwrap();
+    }
+    let script = format!("set -eu\nexport PATH=\"{}:$PATH\"\n{}\n", bin.display(), lines.join("\n"));
+    let cache = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .current_dir(dir.path())
+        .env("GRADER_CACHE_DIR", cache.path())
+        .env("GRADER_CASES", repo().join("cases"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{page}:\n{script}\nstdout:\n{stdout}\nstderr:\n{stderr}");
+    ShellRun { dir, stdout, stderr }
+}

@@ -5,6 +5,7 @@
 //! through the API the page uses.
 
 use super::*;
+use std::process::Command;
 
 #[test]
 fn the_instructors_guide_runs_as_written() {
