@@ -26,7 +26,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 
-pub use class::{Class, GradeChange, GradeView, ItemChange, SaveError, Saved, StudentRow};
+pub use class::{Class, GradeChange, GradeView, GradeWithdrawal, ItemChange, SaveError, Saved, StudentRow};
 pub use split::Split;
 
 /// What every response says to the browser: run nothing but our own script, load nothing from
@@ -77,7 +77,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/assets/review.js", get(pages::script))
         .route("/api/students", get(api::students))
         .route("/api/students/{id}", get(api::student))
-        .route("/api/hand-grades", post(api::save_grade))
+        .route("/api/hand-grades", post(api::save_grade).delete(api::withdraw_grade))
         .route("/api/rubric-items", post(api::save_item))
         .fallback(|| async { (StatusCode::NOT_FOUND, "not found\n") })
         .layer(middleware::from_fn_with_state(app.clone(), guard))

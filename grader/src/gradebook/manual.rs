@@ -211,6 +211,11 @@ impl ManualGrades {
         self.grades.insert((shown_id(id), category.to_owned()), grade);
     }
 
+    /// Takes back the grade of `id` in `category`, if there is one: the category is pending again.
+    pub fn remove(&mut self, id: &str, category: &str) -> Option<ManualGrade> {
+        self.grades.remove(&(shown_id(id), category.to_owned()))
+    }
+
     /// Every grade: the student's id (as shown), the category and the grade.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str, &ManualGrade)> {
         self.grades.iter().map(|((id, category), grade)| (id.as_str(), category.as_str(), grade))

@@ -1,5 +1,5 @@
 //! The review's JSON API, which its own pages use and scripts may: `GET /api/students`,
-//! `GET /api/students/ID`, `POST /api/hand-grades`, `POST /api/rubric-items`. Every failure is a
+//! `GET /api/students/ID`, `POST /api/hand-grades`, `DELETE /api/hand-grades`, `POST /api/rubric-items`. Every failure is a
 //! status with `{"error": "..."}`: 404 for an unknown student, 422 for a bad grade or item, 409 when
 //! someone saved the grade meanwhile (with `current`, the grade there now), 400 or 415 for a body
 //! that is not such JSON.
@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::class::{HandCategory, SaveError};
-use super::{App, GradeChange, ItemChange, StudentRow};
+use super::{App, GradeChange, GradeWithdrawal, ItemChange, StudentRow};
 
 /// `GET /api/students`: the class list.
 #[derive(Debug, Serialize)]
@@ -118,6 +118,13 @@ pub(super) async fn save_grade(
     change: Result<Json<GradeChange>, JsonRejection>,
 ) -> Response {
     save(app, change, |app, change| app.class.save_grade(change)).await
+}
+
+pub(super) async fn withdraw_grade(
+    State(app): State<Arc<App>>,
+    change: Result<Json<GradeWithdrawal>, JsonRejection>,
+) -> Response {
+    save(app, change, |app, change| app.class.withdraw_grade(change)).await
 }
 
 pub(super) async fn save_item(

@@ -169,6 +169,20 @@ pub struct GradeChange {
     pub replaces: Option<String>,
 }
 
+/// A hand grade to take back (`DELETE /api/hand-grades`): given to the wrong student, say.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GradeWithdrawal {
+    /// The student.
+    pub id: String,
+    /// The hand-graded category.
+    pub category: String,
+    /// Who takes it back.
+    pub ta: String,
+    /// The version of the grade taken back: one saved since is not taken back.
+    pub replaces: String,
+}
+
 /// A rubric item to make or change (`POST /api/rubric-items`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -366,6 +380,34 @@ impl Class {
         grades.set(&record.id, &category.id, grade.clone());
         self.write(&grades, Some(&record.id))?;
         Ok(Saved { grade: Some(GradeView::of(&grade)), item: None, students: vec![record.id.clone()] })
+    }
+
+    /// Takes a hand grade back (the category is pending again), unless another was saved since the
+    /// one named; then writes the class's outputs again.
+    pub fn withdraw_grade(&self, change: GradeWithdrawal) -> Result<Saved, SaveError> {
+        checked_name(&change.ta)?;
+        let _hold = self.hold()?;
+        let records = crate::export::read_records(&self.folder).map_err(|e| SaveError::Io(e.to_string()))?;
+        let Some(record) = records.iter().find(|r| r.id == change.id) else {
+            return Err(SaveError::UnknownStudent(change.id));
+        };
+        let mut grades = self.grades()?;
+        let Some(current) = grades.get(&record.id, &change.category) else {
+            return Err(SaveError::Invalid(format!(
+                "{} has no hand grade in {} to take back",
+                record.id, change.category
+            )));
+        };
+        if ManualGrade::version(Some(current)) != change.replaces {
+            return Err(SaveError::Conflict {
+                id: record.id.clone(),
+                category: change.category.clone(),
+                current: Box::new(GradeView::of(current)),
+            });
+        }
+        grades.remove(&record.id, &change.category);
+        self.write(&grades, Some(&record.id))?;
+        Ok(Saved { grade: None, item: None, students: vec![record.id.clone()] })
     }
 
     /// Makes a rubric item, or changes one and with it the points of every grade that applies it;

@@ -309,6 +309,7 @@ fn grade_form(row: &StudentRow, category: &HandCategory) -> Markup {
             label { "Points " input name="points" type="number" min="0" max=(category.points) step="any" value=[points] required; " / " (category.points) }
             label.comment { "Comment" textarea name="comment" rows="3" { (grade.and_then(|g| g.comment.as_deref()).unwrap_or("")) } }
             button type="submit" { "Save" }
+            @if grade.is_some() { " " button.withdraw type="button" { "Take back" } }
             p.status role="status" {
                 @match grade { Some(g) => { "Graded by " (g.ta.as_deref().unwrap_or("?")) }, None => "Not graded yet" }
             }

@@ -378,3 +378,38 @@ async fn next_to_grade_follows_the_graders_share_of_a_split_class() {
     let (_, _, page) = send(&app, mine("Bea", "/students/ada")).await;
     assert!(page.contains("id=\"next-ungraded\" href=\"/students/bo\""), "{page}");
 }
+
+#[tokio::test]
+async fn a_grade_taken_back_is_pending_again_unless_another_was_saved_since() {
+    let fixture = fixture();
+    let app = app(&fixture.out);
+    let grade = serde_json::json!({"id": "ada", "category": "style", "points": 7, "ta": "Ann"});
+    let (_, _, saved) = send(&app, post("/api/hand-grades", grade)).await;
+    let version = serde_json::from_str::<serde_json::Value>(&saved).unwrap()["grade"]["version"].clone();
+    let delete = |body: serde_json::Value| {
+        Request::delete("/api/hand-grades")
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    // Named by a version it does not have: refused, and the grade stays.
+    let stale = serde_json::json!({"id": "ada", "category": "style", "ta": "Bea", "replaces": "0123"});
+    let (status, _, body) = send(&app, delete(stale)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(std::fs::read_to_string(fixture.out.join("hand-grades.csv")).unwrap().contains("ada,style,7,"));
+    let taken = serde_json::json!({"id": "ada", "category": "style", "ta": "Bea", "replaces": version});
+    let (status, _, body) = send(&app, delete(taken.clone())).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        std::fs::read_to_string(fixture.out.join("hand-grades.csv")).unwrap(),
+        "id,category,points,comment,ta,items\n"
+    );
+    let book = std::fs::read_to_string(fixture.out.join("gradebook.csv")).unwrap();
+    let ada = book.lines().find(|l| l.starts_with("ada,")).unwrap();
+    assert!(ada.starts_with("ada,,60.00,100.00,") && ada.contains(",style survey,"), "{ada}");
+    // Nothing left to take back.
+    let (status, _, body) = send(&app, delete(taken)).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert!(body.contains("no hand grade in style to take back"), "{body}");
+}

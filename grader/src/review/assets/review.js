@@ -23,9 +23,9 @@ function setUpWho() {
   document.getElementById("who").addEventListener("submit", (e) => e.preventDefault());
 }
 
-async function post(path, body) {
+async function post(path, body, method = "POST") {
   const response = await fetch(path, {
-    method: "POST",
+    method,
     headers: { "Content-Type": "application/json" },
     credentials: "same-origin",
     body: JSON.stringify(body),
@@ -117,6 +117,21 @@ function setUpGradeForm(form) {
     e.preventDefault();
     await saveGrade(form, form.dataset.version);
   });
+  const withdraw = form.querySelector(".withdraw");
+  if (withdraw) {
+    withdraw.addEventListener("click", async () => {
+      if (!taName()) {
+        showStatus(form, "Say who you are first (Grading as ...).", "refused");
+        return;
+      }
+      if (!confirm("Take this grade back? The category is then to grade again.")) return;
+      const answer = await post("/api/hand-grades", {
+        id: form.dataset.id, category: form.dataset.category, ta: taName(), replaces: form.dataset.version,
+      }, "DELETE");
+      if (answer.ok) location.reload();
+      else showStatus(form, answer.data.error, "refused");
+    });
+  }
   const add = form.querySelector(".add-item");
   add.addEventListener("click", async () => {
     const title = form.querySelector("input[name=item-title]").value;
