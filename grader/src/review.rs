@@ -112,14 +112,7 @@ async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::trim);
-    let cookie = headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == app.cookie)
-        .map(|(_, value)| value);
+    let cookie = cookie(headers, &app.cookie);
     let query = request
         .uri()
         .query()
@@ -154,6 +147,18 @@ async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
         return response;
     }
     next.run(request).await
+}
+
+/// The value of the cookie `name` a request carries, if any.
+fn cookie<'a>(headers: &'a axum::http::HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value)
 }
 
 /// Compares a token in time that does not depend on where it differs.

@@ -182,9 +182,9 @@ async fn text_of(page: &Page, selector: &str) -> String {
     js(page, &format!("{}.textContent", query(selector))).await
 }
 
-/// Waits, polling every 50 ms for up to 10 s, until a JavaScript condition holds on the page.
+/// Waits, polling every 50 ms, until a JavaScript condition holds on the page (a minute: a failure).
 async fn wait_for(page: &Page, condition: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         // Between two documents of a navigation the evaluation may fail: not yet.
         let result = page.evaluate(format!("Boolean({condition})")).await.ok();
@@ -197,7 +197,7 @@ async fn wait_for(page: &Page, condition: &str) {
                 .await
                 .ok()
                 .and_then(|r| r.into_value().ok());
-            panic!("waited 10 s for `{condition}`; the page:\n{}", text.unwrap_or_default());
+            panic!("waited a minute for `{condition}`; the page:\n{}", text.unwrap_or_default());
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

@@ -70,6 +70,12 @@ impl RubricItems {
                 .ok()
                 .filter(|p: &f64| p.is_finite())
                 .ok_or_else(|| error(line, format!("points `{}` are not a number", &row[2])))?;
+            // An id is a word: grades name items by ids separated by spaces, and no id starts like a
+            // spreadsheet formula.
+            let id = &row[1];
+            if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+                return Err(error(line, format!("item `{id}` is not an id of letters, digits, `-` and `_`")));
+            }
             if items.get(category, &row[1]).is_some() {
                 return Err(error(line, format!("a second item `{}` in {category}", &row[1])));
             }
@@ -233,5 +239,12 @@ mod tests {
             .unwrap();
         let err = RubricItems::stored(dir.path(), &trouble).unwrap_err().to_string();
         assert!(err.ends_with("rubric-items.csv:2: no hand-graded category `compile` in trouble"), "{err}");
+        std::fs::write(RubricItems::path(dir.path()), "category,item,points,title\nstyle,=cmd,-2,x\n")
+            .unwrap();
+        let err = RubricItems::stored(dir.path(), &trouble).unwrap_err().to_string();
+        assert!(
+            err.ends_with("rubric-items.csv:2: item `=cmd` is not an id of letters, digits, `-` and `_`"),
+            "{err}"
+        );
     }
 }

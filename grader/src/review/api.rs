@@ -71,19 +71,20 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) 
 }
 
 pub(super) async fn students(State(app): State<Arc<App>>) -> Response {
-    let snapshot = match blocking(move || app.class.snapshot().map(|s| (s, app))).await {
-        Ok(Ok(snapshot)) => snapshot,
-        Ok(Err(e)) => return e.into_response(),
-        Err(response) => return response,
+    let work = move || -> Result<Students, SaveError> {
+        let snapshot = app.class.snapshot()?;
+        Ok(Students {
+            assignment: app.class.assignment.id.clone(),
+            title: app.class.assignment.title.clone(),
+            categories: snapshot.categories,
+            students: snapshot.rows,
+        })
     };
-    let (snapshot, app) = snapshot;
-    Json(Students {
-        assignment: app.class.assignment.id.clone(),
-        title: app.class.assignment.title.clone(),
-        categories: snapshot.categories,
-        students: snapshot.rows,
-    })
-    .into_response()
+    match blocking(work).await {
+        Ok(Ok(students)) => Json(students).into_response(),
+        Ok(Err(e)) => e.into_response(),
+        Err(response) => response,
+    }
 }
 
 pub(super) async fn student(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {

@@ -321,19 +321,13 @@ impl Class {
     /// outputs again (gradebook, summary, class page, the student's feedback).
     pub fn save_grade(&self, change: GradeChange) -> Result<Saved, SaveError> {
         let ta = checked_name(&change.ta)?;
-        let category =
-            self.assignment.category(&change.category).filter(|c| c.manual).ok_or_else(|| {
-                SaveError::Invalid(format!("no hand-graded category `{}`", change.category))
-            })?;
+        let category = self.hand_category(&change.category)?;
         let comment = change.comment.as_deref().map(str::trim).filter(|c| !c.is_empty()).map(str::to_owned);
         if comment.as_ref().is_some_and(|c| c.chars().count() > MAX_TEXT) {
             return Err(SaveError::Invalid(format!("a comment of at most {MAX_TEXT} characters")));
         }
         let _hold = self.hold()?;
-        let records = crate::export::read_records(&self.folder).map_err(|e| SaveError::Io(e.to_string()))?;
-        let Some(record) = records.iter().find(|r| r.id == change.id) else {
-            return Err(SaveError::UnknownStudent(change.id));
-        };
+        let record = self.record(&change.id)?;
         let mut grades = self.grades()?;
         if let Some(unknown) = change.items.iter().find(|i| grades.rubric().get(&category.id, i).is_none()) {
             return Err(SaveError::Invalid(format!("no rubric item `{unknown}` in {}", category.id)));
@@ -387,10 +381,7 @@ impl Class {
     pub fn withdraw_grade(&self, change: GradeWithdrawal) -> Result<Saved, SaveError> {
         checked_name(&change.ta)?;
         let _hold = self.hold()?;
-        let records = crate::export::read_records(&self.folder).map_err(|e| SaveError::Io(e.to_string()))?;
-        let Some(record) = records.iter().find(|r| r.id == change.id) else {
-            return Err(SaveError::UnknownStudent(change.id));
-        };
+        let record = self.record(&change.id)?;
         let mut grades = self.grades()?;
         let Some(current) = grades.get(&record.id, &change.category) else {
             return Err(SaveError::Invalid(format!(
@@ -414,10 +405,7 @@ impl Class {
     /// then writes the class's outputs again.
     pub fn save_item(&self, change: ItemChange) -> Result<Saved, SaveError> {
         checked_name(&change.ta)?;
-        let category =
-            self.assignment.category(&change.category).filter(|c| c.manual).ok_or_else(|| {
-                SaveError::Invalid(format!("no hand-graded category `{}`", change.category))
-            })?;
+        let category = self.hand_category(&change.category)?;
         let title = change.title.trim();
         if title.is_empty() || title.chars().count() > MAX_TEXT || title.contains(['\n', '\r']) {
             return Err(SaveError::Invalid("an item's title is one line of text".to_owned()));
@@ -445,6 +433,20 @@ impl Class {
         };
         self.write(&grades, None)?;
         Ok(Saved { grade: None, item: Some(item), students })
+    }
+
+    /// The hand-graded category `id` of the rubric.
+    fn hand_category(&self, id: &str) -> Result<&crate::load::Category, SaveError> {
+        self.assignment
+            .category(id)
+            .filter(|c| c.manual)
+            .ok_or_else(|| SaveError::Invalid(format!("no hand-graded category `{id}`")))
+    }
+
+    /// The record of the student `id`, as the folder has it now.
+    fn record(&self, id: &str) -> Result<Record, SaveError> {
+        let records = crate::export::read_records(&self.folder).map_err(|e| SaveError::Io(e.to_string()))?;
+        records.into_iter().find(|r| r.id == id).ok_or_else(|| SaveError::UnknownStudent(id.to_owned()))
     }
 
     fn hold(&self) -> Result<HandGradesLock, SaveError> {

@@ -197,7 +197,7 @@ fn push_escaped(html: &mut String, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::{highlight, highlight_within};
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
     /// The lines as strings, after checking each line's spans open and close in order.
     fn lines(file_name: &str, source: &[u8]) -> Vec<String> {
@@ -296,9 +296,11 @@ mod tests {
     fn a_file_too_slow_to_parse_is_given_up_as_plain_text() {
         // Garbage that sends tree-sitter's error recovery into seconds of work.
         let source = "\"\x1b/*(\n".repeat(19_000);
-        let start = Instant::now();
+        // A few lines of it, which tree-sitter gets through, are highlighted: the whole file's plain
+        // lines show the highlighter was cancelled at its deadline, not that it had nothing to class.
+        let few = highlight_within("slow.c", "\"\x1b/*(\n".repeat(3).as_bytes(), super::DEADLINE);
+        assert!(few.iter().any(|line| line.0.contains("<span")), "{few:?}");
         let lines = highlight_within("slow.c", source.as_bytes(), Duration::from_millis(100));
-        assert!(start.elapsed() < Duration::from_secs(5), "took {:?}", start.elapsed());
         assert_eq!(lines.len(), 19_000);
         assert!(lines.iter().all(|line| !line.0.contains("<span")));
     }

@@ -39,17 +39,13 @@ fn shown_block(text: &str) -> String {
     escape::inert(text, escape::BLOCK)
 }
 
+/// What a student's id keeps unencoded in a link: letters, digits and `-_.~` (RFC 3986's unreserved).
+const ID_IN_PATH: &percent_encoding::AsciiSet =
+    &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'_').remove(b'.').remove(b'~');
+
 /// The address of a student's page: the id percent-encoded as one path segment.
 fn student_href(id: &str) -> String {
-    let mut out = String::from("/students/");
-    for byte in id.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-_.~@+".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
+    format!("/students/{}", percent_encoding::utf8_percent_encode(id, ID_IN_PATH))
 }
 
 fn page(title: &str, kind: &str, body: Markup) -> Html<String> {
@@ -79,36 +75,11 @@ fn who_form() -> Markup {
     }
 }
 
-/// The teaching assistant the request's cookie names, if any.
+/// The teaching assistant the request's cookie names, if any (the page's script encodes it).
 fn ta_of(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == TA_COOKIE)
-        .map(|(_, value)| percent_decoded(value))
-        .filter(|name| !name.is_empty())
-}
-
-fn percent_decoded(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match (bytes[i], text.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok())) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    let value = super::cookie(headers, TA_COOKIE)?;
+    let name = percent_encoding::percent_decode_str(value).decode_utf8_lossy().into_owned();
+    (!name.is_empty()).then_some(name)
 }
 
 fn failure_page(status: StatusCode, message: &str) -> Response {
