@@ -209,6 +209,17 @@ async fn a_saved_grade_is_in_the_hand_grades_the_gradebook_and_the_feedback() {
     assert!(book.lines().any(|l| l.starts_with("ada,,67.50,100.00,")), "{book}");
     let feedback = std::fs::read_to_string(fixture.out.join("students/ada/feedback.md")).unwrap();
     assert!(feedback.contains("7.50 / 10.00") && feedback.contains("clear"), "{feedback}");
+    // A comment pasted with a terminal's escape sequence reaches no file with it.
+    let (_, _, listing) = send(&app, get("/api/students/ada")).await;
+    let version =
+        serde_json::from_str::<serde_json::Value>(&listing).unwrap()["hand"]["style"]["version"].clone();
+    let pasted = serde_json::json!({"id": "ada", "category": "style", "points": 7.5, "comment": "red\u{1b}[31m", "ta": "Ann", "replaces": version});
+    assert_eq!(send(&app, post("/api/hand-grades", pasted)).await.0, StatusCode::OK);
+    for file in ["hand-grades.csv", "gradebook.csv", "students/ada/feedback.md", "students/ada/feedback.html"]
+    {
+        let text = std::fs::read_to_string(fixture.out.join(file)).unwrap();
+        assert!(!text.contains('\u{1b}'), "{file}: {text}");
+    }
     let (_, _, listing) = send(&app, get("/api/students")).await;
     let listing: serde_json::Value = serde_json::from_str(&listing).unwrap();
     let ada = listing["students"].as_array().unwrap().iter().find(|s| s["id"] == "ada").unwrap();
